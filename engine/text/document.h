@@ -1,0 +1,78 @@
+// Document: one mirrored buffer — its current Rope, version, change log, and recent snapshots.
+//
+// The LSP mirror (lsp/) owns one Document per open URI and feeds it didChange content changes in
+// the negotiated encoding; the engine reads it to issue and verify anchors. Applying a change is
+// O(log n + |text|) plus O(length of the touched lines) to record the exact LineChange.
+// A change that cannot apply (range past the end, inside a surrogate pair, version going
+// backwards) returns ErrorCode::Desynced and leaves the Document marked desynced until a full-text
+// replacement (`resetText`) — nothing is guessed.
+//
+// Not thread-safe: the owner serializes access (one queue per document).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/support/result.h"
+#include "engine/text/change_log.h"
+#include "engine/text/encoding.h"
+#include "engine/text/rope.h"
+
+namespace hashline {
+
+/// One LSP content change: a range in the document *as it is when this change applies*, or no
+/// range for a full-text replacement.
+struct ContentChange {
+  std::optional<LspPosition> range_start;
+  std::optional<LspPosition> range_end;
+  std::string text;
+};
+
+class Document {
+public:
+  Document(std::int64_t version, std::string_view text);
+
+  std::int64_t version() const { return version_; }
+  const Rope& text() const { return text_; }
+  const ChangeLog& changeLog() const { return log_; }
+  bool desynced() const { return desynced_; }
+  const std::string& desyncReason() const { return desync_reason_; }
+
+  /// Applies the changes of one didChange notification in order, then sets `version`.
+  /// On failure the document is marked desynced (its text stays as before the failing change).
+  /// A version not greater than the current one is a desync too.
+  Status applyChanges(std::int64_t version, const std::vector<ContentChange>& changes,
+                      PositionEncoding encoding);
+  /// Replaces the whole text (didOpen again, or a full-text change): clears desync and history.
+  void resetText(std::int64_t version, std::string_view text);
+  /// Replaces bytes [begin, end) as one change producing `version` (used by disk edits and
+  /// tests); records the LineChange like applyChanges.
+  Status applyByteEdit(std::int64_t version, std::size_t begin, std::size_t end,
+                       std::string_view text);
+
+  /// The text at an older version if still kept (versions that anchors were issued at are
+  /// pinned with `keepSnapshot`); nullopt otherwise.
+  std::optional<Rope> snapshotAt(std::int64_t version) const;
+  /// Keeps the current version's Rope (O(1)) so reads issued at it can be compared later.
+  /// At most `max_snapshots` are kept; the oldest are dropped.
+  void keepSnapshot();
+
+private:
+  Status applyOne(const ContentChange& change, PositionEncoding encoding, std::int64_t version);
+  void recordChange(std::int64_t version, const Rope& before, std::size_t begin, std::size_t end,
+                    std::size_t inserted_bytes);
+
+  Rope text_;
+  std::int64_t version_;
+  ChangeLog log_;
+  std::map<std::int64_t, Rope> snapshots_;
+  std::size_t max_snapshots_ = 64;
+  bool desynced_ = false;
+  std::string desync_reason_;
+};
+
+} // namespace hashline
