@@ -1,0 +1,52 @@
+// Entry point of the hashline VS Code extension: creates the output channels, starts the
+// `hashline lsp` server for every file and untitled buffer, and registers the commands, the
+// language-model tools and the test hooks. VS Code calls activate() once, on startup finished.
+import * as vscode from 'vscode';
+import { registerCommands } from './commands';
+import { HashlineServer, errorText } from './server';
+import { affectsServer } from './settings';
+import { registerTestHooks } from './testHooks';
+import { registerTools } from './tools';
+
+let server: HashlineServer | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const log = vscode.window.createOutputChannel('hashline');
+  const trace = vscode.window.createOutputChannel('hashline trace');
+  // One agent session per window: the tools' reads and edits must share it (NOT_OBSERVED otherwise).
+  server = new HashlineServer(log, trace, `vscode-${vscode.env.sessionId}`);
+  context.subscriptions.push(
+    log,
+    trace,
+    server,
+    ...registerCommands(server, log),
+    ...registerTools(server, log),
+    ...registerTestHooks(server, log),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (affectsServer(e) && server) {
+        log.appendLine('[hashline] settings changed; restarting the server');
+        server.restart().catch((err) => showStartFailure(err, log));
+      }
+    }),
+  );
+  try {
+    await server.start();
+  } catch (e) {
+    showStartFailure(e, log);
+  }
+}
+
+function showStartFailure(e: unknown, log: vscode.OutputChannel): void {
+  log.appendLine(`[hashline] ${errorText(e)}`);
+  void vscode.window
+    .showErrorMessage(`hashline: ${errorText(e)}`, 'Open Settings', 'Show Log')
+    .then((choice) => {
+      if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'hashline.path');
+      if (choice === 'Show Log') log.show(true);
+    });
+}
+
+export async function deactivate(): Promise<void> {
+  await server?.stop();
+  server = undefined;
+}

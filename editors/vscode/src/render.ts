@@ -1,0 +1,85 @@
+// Turns server results into the plain text a model (language-model tools) or a user (commands)
+// reads: anchored rows `ANCHOR→text`, applied/refused summaries with the fix for each error code.
+// Pure functions over protocol.ts types; no vscode import.
+import { EditOutcome, ReadLine, ReadResult, Refusal, isReadResult, isRefused } from './protocol';
+
+// What a model should do next, per error code of the vocabulary (DESIGN §9).
+const nextStep: Record<string, string> = {
+  NOT_OBSERVED: 'Read the file with hashline_read, then send the edit again with anchors from that read.',
+  STALE_VERSION: 'The document changed; read it again and redo the edit against the new text.',
+  STALE_ANCHOR:
+    'Those lines changed since you read them. Use the fresh anchors below (or read again), check the new text, then redo the edit.',
+  AMBIGUOUS_ANCHOR: 'The anchor matches several places; read the region again and use the fresh anchors.',
+  ANCHOR_UNKNOWN: 'That anchor was never issued for this file (miscopied?). Copy anchors exactly from the latest read.',
+  MALFORMED_ANCHOR: 'Anchors look like `12:k3f:9qa` (line:digest:context). Copy them exactly from the latest read.',
+  OUT_OF_RANGE: 'That line does not exist; read the file to see its current length.',
+  NOT_FOUND: 'The text was not found; read the file and quote it exactly.',
+  AMBIGUOUS: 'The text occurs several times; include more surrounding lines so it is unique.',
+  OVERLAPPING_EDITS: 'Two edits touch the same lines; merge them into one edit.',
+  NO_CHANGE: 'The file already reads like that; nothing to do.',
+  NOT_TEXT: 'This file is not text (binary or invalid UTF-8); hashline will not edit it.',
+  FILE_NOT_FOUND: 'No such file; check the path (relative paths are resolved against the workspace folder).',
+  OUTSIDE_WORKSPACE: 'The path is outside the workspace folders; only files inside them can be edited.',
+  PATCH_INVALID: 'The patch does not parse; fix its syntax.',
+  EDITOR_REJECTED: 'The editor refused the change (the user was typing). Read again and retry.',
+  EDITOR_TIMEOUT: 'The editor did not confirm the change. Read again to see whether it landed before retrying.',
+  DESYNCED: 'The server lost track of the buffer; read the file again.',
+  CONFLICT: 'A later change touched the same lines; nothing was changed.',
+  IO_ERROR: 'The file could not be read or written; check permissions and disk space.',
+};
+
+export function nextStepFor(code: string): string | undefined {
+  return nextStep[code];
+}
+
+export function anchoredRow(l: ReadLine): string {
+  const anchor = l.anchor.startsWith(`${l.line}:`) ? l.anchor : `${l.line}:${l.anchor}`;
+  return `${anchor}\u2192${l.text}`;
+}
+
+export function renderRead(name: string, r: ReadResult): string {
+  const first = r.lines.length ? r.lines[0].line : 0;
+  const last = r.lines.length ? r.lines[r.lines.length - 1].line : 0;
+  const span = r.lines.length === r.lineCount ? 'all lines' : `lines ${first}-${last}`;
+  const head = `${name} — version ${r.version}, ${r.lineCount} lines, tier ${r.tier}; ${span}:`;
+  return [head, ...r.lines.map(anchoredRow)].join('\n');
+}
+
+// Anchored rows found anywhere in a refusal's data (fresh anchors around a stale line, …).
+function rowsIn(data: unknown): string[] {
+  if (isReadResult(data)) return data.lines.map(anchoredRow);
+  if (typeof data !== 'object' || data === null) return [];
+  const rows: string[] = [];
+  for (const value of Object.values(data as Record<string, unknown>)) {
+    if (Array.isArray(value) && value.every((v) => typeof v === 'object' && v && 'anchor' in v && 'line' in v)) {
+      rows.push(...(value as ReadLine[]).map(anchoredRow));
+    }
+  }
+  return rows;
+}
+
+export function renderRefusal(e: Refusal): string {
+  const out = [`REFUSED (${e.code}): ${e.message}`, 'Nothing was changed.'];
+  if (e.hint) out.push(`Hint: ${e.hint}`);
+  const step = nextStepFor(e.code);
+  if (step && step !== e.hint) out.push(`Next: ${step}`);
+  const rows = rowsIn(e.data);
+  if (rows.length) out.push('Current text with fresh anchors:', ...rows);
+  else if (e.data !== undefined && e.data !== null) out.push(`Details: ${JSON.stringify(e.data)}`);
+  return out.join('\n');
+}
+
+export function renderOutcome(name: string, r: EditOutcome): string {
+  if (isRefused(r)) return renderRefusal(r.error);
+  const { status, version, ...rest } = r;
+  const out = [`${status === 'applied' ? 'Applied' : `Status ${status}`} to ${name}` +
+    (version !== undefined ? ` (now version ${version}).` : '.')];
+  if (status === 'applied') {
+    out.push('The change is in the editor buffer (unsaved). Anchors of the changed lines are now stale; read again before editing them.');
+  }
+  const rows = rowsIn(rest);
+  if (rows.length) out.push('Fresh anchors:', ...rows);
+  const extra = Object.keys(rest).filter((k) => !Array.isArray(rest[k]));
+  if (extra.length) out.push(`Details: ${JSON.stringify(Object.fromEntries(extra.map((k) => [k, rest[k]])))}`);
+  return out.join('\n');
+}

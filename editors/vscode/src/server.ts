@@ -1,0 +1,137 @@
+// Owns the `hashline lsp` process: starts it through vscode-languageclient for every file and
+// untitled buffer, restarts it when its settings change, and gives the rest of the extension one
+// way to call it (executeCommand, hashline/snapshot). Runs on the extension host's event loop.
+import * as vscode from 'vscode';
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  RevealOutputChannelOn,
+  ServerOptions,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import { SnapshotRequest, SnapshotResult } from './protocol';
+import { initializationOptions, readSettings } from './settings';
+
+// Every document VS Code can hand us text for: files on disk and unsaved new buffers.
+export const documentSelector = [
+  { scheme: 'file' },
+  { scheme: 'untitled' },
+];
+
+export class HashlineServer implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient> | undefined;
+
+  constructor(
+    private readonly log: vscode.OutputChannel,
+    private readonly trace: vscode.OutputChannel,
+    readonly session: string,
+  ) {}
+
+  // Starts the server if it is not running; resolves once `initialize` has completed.
+  start(): Promise<LanguageClient> {
+    if (this.client && this.client.state === State.Running) return Promise.resolve(this.client);
+    if (!this.starting) {
+      this.starting = this.launch().finally(() => {
+        this.starting = undefined;
+      });
+    }
+    return this.starting;
+  }
+
+  async restart(): Promise<LanguageClient> {
+    await this.stop();
+    return this.start();
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.stop(5000);
+      } catch (e) {
+        this.log.appendLine(`[hashline] stopping the server failed: ${String(e)}`);
+      }
+      // The output channels are ours (passed in), so the client leaves them open.
+    }
+  }
+
+  get serverInfo(): { name: string; version?: string } | undefined {
+    return this.client?.initializeResult?.serverInfo;
+  }
+
+  get running(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  // workspace/executeCommand with one argument object, as every hashline command takes.
+  async executeCommand<T>(command: string, argument: object): Promise<T> {
+    const client = await this.start();
+    return (await client.sendRequest(ExecuteCommandRequest.type, {
+      command,
+      arguments: [argument],
+    })) as T;
+  }
+
+  async snapshot(uri: vscode.Uri): Promise<SnapshotResult> {
+    const client = await this.start();
+    return client.sendRequest<SnapshotResult>(SnapshotRequest, {
+      textDocument: { uri: client.code2ProtocolConverter.asUri(uri) },
+    });
+  }
+
+  // The URI string the server knows a document by (the client's own conversion).
+  protocolUri(uri: vscode.Uri): string {
+    return this.client ? this.client.code2ProtocolConverter.asUri(uri) : uri.toString();
+  }
+
+  private async launch(): Promise<LanguageClient> {
+    const settings = readSettings();
+    const args = ['lsp', ...settings.serverArgs];
+    const serverOptions: ServerOptions = {
+      command: settings.binaryPath,
+      args,
+      transport: TransportKind.stdio,
+      options: { env: { ...process.env } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector,
+      outputChannel: this.log,
+      traceOutputChannel: this.trace,
+      initializationOptions: initializationOptions(settings, this.session),
+      // The server's own log goes to stderr → the output channel; do not pop it up on every line.
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+    };
+    this.log.appendLine(
+      `[hashline] starting ${settings.binaryPath} ${args.join(' ')} (tier ${settings.tier}, ` +
+        `log ${settings.logLevel}, agent socket ${settings.agentSocket ? 'on' : 'off'})`,
+    );
+    const client = new LanguageClient('hashline', 'hashline', serverOptions, clientOptions);
+    this.client = client;
+    try {
+      await client.start();
+    } catch (e) {
+      this.client = undefined;
+      throw new Error(`could not start "${settings.binaryPath} ${args.join(' ')}": ${errorText(e)}`);
+    }
+    const info = client.initializeResult?.serverInfo;
+    this.log.appendLine(
+      `[hashline] server ready${info ? `: ${info.name} ${info.version ?? ''}` : ''}` +
+        ` (position encoding ${client.initializeResult?.capabilities.positionEncoding ?? 'utf-16'})`,
+    );
+    return client;
+  }
+
+  dispose(): void {
+    void this.stop();
+  }
+}
+
+export function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'object' && e !== null && 'message' in e) return String((e as { message: unknown }).message);
+  return String(e);
+}

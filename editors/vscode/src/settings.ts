@@ -1,0 +1,44 @@
+// Reads the `hashline.*` settings and turns them into how the server is started
+// (command line, initializationOptions). Called by server.ts on start and on every restart.
+import * as vscode from 'vscode';
+
+export type Tier = 'line' | 'block' | 'chain';
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+export interface Settings {
+  binaryPath: string;
+  tier: Tier;
+  logLevel: LogLevel;
+  agentSocket: boolean;
+  serverArgs: string[];
+}
+
+export function readSettings(): Settings {
+  const cfg = vscode.workspace.getConfiguration('hashline');
+  return {
+    binaryPath: cfg.get<string>('path', 'hashline') || 'hashline',
+    tier: cfg.get<Tier>('tier', 'block'),
+    logLevel: cfg.get<LogLevel>('logLevel', 'info'),
+    agentSocket: cfg.get<boolean>('agentSocket', true),
+    serverArgs: cfg.get<string[]>('serverArgs', []),
+  };
+}
+
+// What the server reads at `initialize` (initializationOptions). Passed as data, not as flags, so
+// a server that does not know an option ignores it instead of refusing to start.
+export function initializationOptions(s: Settings, session: string) {
+  return {
+    client: 'vscode',
+    tier: s.tier,
+    logLevel: s.logLevel,
+    agentSocket: s.agentSocket,
+    session,
+  };
+}
+
+// Settings whose change needs the server restarted (everything the server reads at startup).
+export function affectsServer(e: vscode.ConfigurationChangeEvent): boolean {
+  return ['path', 'tier', 'logLevel', 'agentSocket', 'serverArgs'].some((k) =>
+    e.affectsConfiguration(`hashline.${k}`),
+  );
+}
