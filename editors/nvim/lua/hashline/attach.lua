@@ -1,0 +1,310 @@
+-- Starting `hashline lsp` and attaching it to buffers: which buffers qualify, which workspace root
+-- a file belongs to (one client per root), the client configuration (capabilities, encodings,
+-- initializationOptions, the strict workspace/applyEdit handler). Called by init.lua's setup()
+-- autocommands and by the API when a buffer is not attached yet. Main loop only.
+local config = require('hashline.config')
+local compat = require('hashline.compat')
+
+local M = {}
+
+M.client_name = 'hashline'
+
+-- root directory -> client id of the running client for it
+local client_by_root = {}
+
+local function notify(msg, level)
+  vim.notify('hashline: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function is_dir(path)
+  local stat = vim.loop.fs_stat(path)
+  return stat ~= nil and stat.type == 'directory'
+end
+
+local function exists(path)
+  return vim.loop.fs_stat(path) ~= nil
+end
+
+local function parent(dir)
+  local up = vim.fn.fnamemodify(dir, ':h')
+  if up == dir then
+    return nil
+  end
+  return up
+end
+
+-- The workspace root of `path`: the user's root_dir function, else the nearest ancestor holding a
+-- root marker, else the current directory if it holds the file, else the file's own directory.
+function M.root_for(path)
+  local cfg = config.get()
+  if cfg.root_dir then
+    local root = cfg.root_dir(path)
+    if type(root) == 'string' and root ~= '' then
+      return (vim.fn.fnamemodify(root, ':p'):gsub('/$', ''))
+    end
+  end
+  local start = vim.fn.fnamemodify(path, ':p:h')
+  local dir = start
+  while dir do
+    for _, marker in ipairs(cfg.root_markers or {}) do
+      if exists(dir .. '/' .. marker) then
+        return dir
+      end
+    end
+    dir = parent(dir)
+  end
+  local cwd = vim.loop.cwd()
+  if cwd and (start == cwd or start:sub(1, #cwd + 1) == cwd .. '/') then
+    return cwd
+  end
+  return start
+end
+
+-- Whether `bufnr` should get the sidecar: a loaded, normal, named, non-binary file buffer that the
+-- filetype and size filters accept. Returns true or false plus the reason.
+function M.eligible(bufnr)
+  local cfg = config.get()
+  if not vim.api.nvim_buf_is_valid(bufnr) or not vim.api.nvim_buf_is_loaded(bufnr) then
+    return false, 'buffer is not loaded'
+  end
+  local bo = vim.bo[bufnr]
+  if bo.buftype ~= '' then
+    return false, "buftype is '" .. bo.buftype .. "' (only normal file buffers are mirrored)"
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' then
+    return false, 'buffer has no file name (no URI to mirror it under)'
+  end
+  if name:match('^%a[%w+.-]*://') and not name:match('^file://') then
+    return false, 'buffer is not a file (' .. name:match('^%a[%w+.-]*') .. '://)'
+  end
+  if is_dir(name) then
+    return false, 'buffer is a directory'
+  end
+  if bo.binary then
+    return false, "buffer has 'binary' set"
+  end
+  local ft = bo.filetype
+  if cfg.filetypes and not vim.tbl_contains(cfg.filetypes, ft) then
+    return false, "filetype '" .. ft .. "' is not in filetypes"
+  end
+  if vim.tbl_contains(cfg.exclude_filetypes or {}, ft) then
+    return false, "filetype '" .. ft .. "' is excluded"
+  end
+  if cfg.max_filesize then
+    local size = vim.fn.getfsize(name)
+    if size > cfg.max_filesize then
+      return false, 'file is larger than max_filesize'
+    end
+  end
+  return true
+end
+
+local function buffer_for_uri(uri)
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.uri_from_bufnr(bufnr) == uri then
+      return bufnr
+    end
+  end
+  return nil
+end
+
+local function is_null(value)
+  return value == nil or value == vim.NIL
+end
+
+-- workspace/applyEdit with an exact version check on every TextDocumentEdit before anything is
+-- applied. Neovim's own handler only refuses a version older than the buffer's, only checks the
+-- first document, and still answers applied=true when it skipped the edit; the server needs an
+-- honest applied=false to re-verify and retry. Accepted edits go to Neovim's handler unchanged.
+function M.apply_edit_handler(err, params, ctx, handler_config)
+  local edit = params and params.edit
+  local changes = edit and edit.documentChanges
+  if type(changes) == 'table' then
+    for index, change in ipairs(changes) do
+      local doc = change.textDocument
+      if is_null(change.kind) and type(doc) == 'table' then
+        local bufnr = buffer_for_uri(doc.uri)
+        if not bufnr then
+          return { applied = false, failureReason = 'document ' .. tostring(doc.uri) .. ' is not open in Neovim' }
+        end
+        if not is_null(doc.version) then
+          local have = compat.buf_version(bufnr)
+          if have ~= doc.version then
+            return {
+              applied = false,
+              failureReason = string.format('version mismatch in documentChanges[%d]: edit is for version %s, buffer is at %s',
+                index, tostring(doc.version), tostring(have)),
+            }
+          end
+        end
+        if not vim.bo[bufnr].modifiable then
+          return { applied = false, failureReason = 'buffer ' .. doc.uri .. " is not 'modifiable'" }
+        end
+      end
+    end
+  end
+  return vim.lsp.handlers['workspace/applyEdit'](err, params, ctx, handler_config)
+end
+
+local valid_encodings = { ['utf-8'] = true, ['utf-16'] = true, ['utf-32'] = true }
+
+local function capabilities()
+  local cfg = config.get()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  -- Neovim < 0.10 offers no positionEncodings; offer ours on every version, and on_init below
+  -- adopts whatever the server picked (0.7-0.9 would otherwise ignore the server's answer).
+  caps.general = caps.general or {}
+  caps.general.positionEncodings = cfg.position_encoding == 'utf-8' and { 'utf-8', 'utf-16' } or { 'utf-16' }
+  -- Neovim applies versioned documentChanges but older releases do not say so.
+  caps.workspace = caps.workspace or {}
+  caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
+  caps.workspace.workspaceEdit.documentChanges = true
+  return caps
+end
+
+-- The encoding the server chose in its initialize result (3.17 positionEncoding, or clangd's
+-- offsetEncoding); utf-16 when it says nothing, as the spec requires.
+function M.negotiated_encoding(result)
+  local caps = result and result.capabilities or {}
+  local encoding = caps.positionEncoding
+  if is_null(encoding) then
+    encoding = result and result.offsetEncoding
+  end
+  if type(encoding) ~= 'string' or not valid_encodings[encoding] then
+    encoding = 'utf-16'
+  end
+  return encoding
+end
+
+local function client_config(root)
+  local cfg = config.get()
+  local init_options = vim.tbl_extend('force', { agentSocket = cfg.agent_socket }, cfg.init_options or {})
+  if cfg.tier then
+    init_options.tier = init_options.tier or cfg.tier
+  end
+  local handlers = {}
+  if cfg.strict_versions then
+    handlers['workspace/applyEdit'] = M.apply_edit_handler
+  end
+  return {
+    name = M.client_name,
+    cmd = cfg.cmd,
+    cmd_env = cfg.cmd_env,
+    cmd_cwd = root,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    capabilities = capabilities(),
+    init_options = init_options,
+    handlers = handlers,
+    flags = { debounce_text_changes = cfg.debounce, allow_incremental_sync = true },
+    on_init = function(client, result)
+      -- Before any didOpen is sent: make Neovim count columns the way the server does.
+      client.offset_encoding = M.negotiated_encoding(result)
+    end,
+    on_attach = function(client, bufnr)
+      if cfg.on_attach then
+        cfg.on_attach(client, bufnr)
+      end
+    end,
+    on_exit = function(_, _, client_id)
+      for root_dir, id in pairs(client_by_root) do
+        if id == client_id then
+          client_by_root[root_dir] = nil
+        end
+      end
+    end,
+  }
+end
+
+local function alive(client_id)
+  local client = client_id and vim.lsp.get_client_by_id(client_id)
+  return client ~= nil and not compat.is_stopped(client)
+end
+
+-- The hashline client attached to `bufnr`, or nil.
+function M.client_of(bufnr)
+  local clients = compat.get_clients({ bufnr = bufnr, name = M.client_name })
+  return clients[1]
+end
+
+-- Attaches the sidecar of the buffer's root to `bufnr`, starting it if needed.
+-- Returns the client id, or nil and the reason.
+function M.attach(bufnr)
+  if bufnr == nil or bufnr == 0 then
+    bufnr = vim.api.nvim_get_current_buf()
+  end
+  local attached = M.client_of(bufnr)
+  if attached then
+    return attached.id
+  end
+  local ok, reason = M.eligible(bufnr)
+  if not ok then
+    return nil, reason
+  end
+  local cfg = config.get()
+  local root = M.root_for(vim.api.nvim_buf_get_name(bufnr))
+  local client_id = client_by_root[root]
+  if alive(client_id) then
+    vim.lsp.buf_attach_client(bufnr, client_id)
+    return client_id
+  end
+  if vim.fn.executable(cfg.cmd[1]) ~= 1 then
+    return nil, "cannot run '" .. tostring(cfg.cmd[1]) .. "' (set cmd in require('hashline').setup{})"
+  end
+  local conf = client_config(root)
+  if vim.lsp.start then -- 0.8+
+    client_id = vim.lsp.start(conf, {
+      bufnr = bufnr,
+      reuse_client = function(client, c)
+        return client.name == c.name and client.config.root_dir == c.root_dir
+      end,
+    })
+  else
+    client_id = vim.lsp.start_client(conf)
+    if client_id then
+      vim.lsp.buf_attach_client(bufnr, client_id)
+    end
+  end
+  if not client_id then
+    return nil, 'the language client did not start'
+  end
+  client_by_root[root] = client_id
+  return client_id
+end
+
+-- True once the client is initialized and has sent didOpen for `bufnr`.
+function M.ready(client_id, bufnr)
+  local client = vim.lsp.get_client_by_id(client_id)
+  return client ~= nil and client.initialized == true and client.attached_buffers ~= nil
+    and client.attached_buffers[bufnr] == true
+end
+
+-- setup() hook: attach on read/new/filetype/rename, deferred one tick so the filetype is known.
+function M.enable_autostart()
+  local group = vim.api.nvim_create_augroup('hashline_attach', { clear = true })
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'FileType', 'BufFilePost' }, {
+    group = group,
+    callback = function(args)
+      local bufnr = args.buf
+      vim.schedule(function()
+        if vim.api.nvim_buf_is_valid(bufnr) and config.get().autostart then
+          M.attach(bufnr)
+        end
+      end)
+    end,
+  })
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) then
+      M.attach(bufnr)
+    end
+  end
+end
+
+function M.disable_autostart()
+  pcall(vim.api.nvim_del_augroup_by_name, 'hashline_attach')
+end
+
+M.notify = notify
+
+return M

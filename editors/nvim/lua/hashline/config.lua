@@ -1,0 +1,107 @@
+-- Options of the hashline plugin: the defaults, the merge of the user's table from
+-- require('hashline').setup{}, and the checks on it. Read by every other module through
+-- config.get(); main loop only.
+local M = {}
+
+M.defaults = {
+  -- Command that starts the sidecar. A string is taken as the binary's path ('lsp' is appended).
+  cmd = { 'hashline', 'lsp' },
+  -- Extra environment for the server process (table of NAME = value), or nil.
+  cmd_env = nil,
+  -- Attach automatically to file buffers as they are read or created.
+  autostart = true,
+  -- nil = every filetype; otherwise a list of filetypes to attach to ('' = no filetype).
+  filetypes = nil,
+  -- Filetypes never attached (checked after `filetypes`).
+  exclude_filetypes = {},
+  -- Files larger than this many bytes are not attached (nil = no limit).
+  max_filesize = nil,
+  -- Markers whose nearest ancestor directory becomes the workspace root (one server per root).
+  root_markers = { '.git', '.hg', '.svn', '.jj' },
+  -- Or a function(path) -> root directory (string) or nil to fall back to the markers.
+  root_dir = nil,
+  -- Anchor tier for reads from the Lua API and the commands: 'line', 'block' or 'chain'
+  -- (nil = the server's default, 'block').
+  tier = nil,
+  -- Agent session id for the Lua API (nil = the server's per-connection default).
+  session = nil,
+  -- Ask the server to open its private agent socket, so the `hashline` CLI and `hashline mcp`
+  -- reach this editor's unsaved buffers.
+  agent_socket = true,
+  -- Position encoding we prefer to offer: 'utf-8' (offered first, then utf-16) or 'utf-16'.
+  position_encoding = 'utf-8',
+  -- Milliseconds Neovim may hold back didChange. The server confirms each applied edit by the
+  -- next didChange, so keep this small; 0 sends every change at once.
+  debounce = 0,
+  -- Refuse (applied=false) a server edit whose document version is not exactly the buffer's.
+  strict_versions = true,
+  -- Milliseconds a synchronous API call or user command waits for the server.
+  timeout = 10000,
+  -- Extra initializationOptions merged into what the plugin sends.
+  init_options = nil,
+  -- Called as on_attach(client, bufnr) after the client attached to a buffer.
+  on_attach = nil,
+}
+
+local current = vim.deepcopy(M.defaults)
+
+-- Every option name (the defaults table cannot list the ones whose default is nil).
+local known = {}
+for _, name in ipairs({ 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_filetypes', 'max_filesize',
+  'root_markers', 'root_dir', 'tier', 'session', 'agent_socket', 'position_encoding', 'debounce',
+  'strict_versions', 'timeout', 'init_options', 'on_attach' }) do
+  known[name] = true
+end
+
+local function normalize_cmd(cmd)
+  if type(cmd) == 'string' then
+    return { cmd, 'lsp' }
+  end
+  return cmd
+end
+
+-- Merges `user` over the defaults and makes it the current configuration. Errors on bad types.
+function M.setup(user)
+  user = user or {}
+  vim.validate({
+    cmd = { user.cmd, { 'table', 'string' }, true },
+    cmd_env = { user.cmd_env, 'table', true },
+    autostart = { user.autostart, 'boolean', true },
+    filetypes = { user.filetypes, 'table', true },
+    exclude_filetypes = { user.exclude_filetypes, 'table', true },
+    max_filesize = { user.max_filesize, 'number', true },
+    root_markers = { user.root_markers, 'table', true },
+    root_dir = { user.root_dir, 'function', true },
+    tier = { user.tier, 'string', true },
+    session = { user.session, 'string', true },
+    agent_socket = { user.agent_socket, 'boolean', true },
+    position_encoding = { user.position_encoding, 'string', true },
+    debounce = { user.debounce, 'number', true },
+    strict_versions = { user.strict_versions, 'boolean', true },
+    timeout = { user.timeout, 'number', true },
+    init_options = { user.init_options, 'table', true },
+    on_attach = { user.on_attach, 'function', true },
+  })
+  if user.tier and not vim.tbl_contains({ 'line', 'block', 'chain' }, user.tier) then
+    error("hashline: tier must be 'line', 'block' or 'chain', got " .. vim.inspect(user.tier))
+  end
+  if user.position_encoding and not vim.tbl_contains({ 'utf-8', 'utf-16' }, user.position_encoding) then
+    error("hashline: position_encoding must be 'utf-8' or 'utf-16'")
+  end
+  local merged = vim.deepcopy(M.defaults)
+  for key, value in pairs(user) do
+    if not known[key] then
+      error('hashline: unknown option ' .. tostring(key))
+    end
+    merged[key] = value
+  end
+  merged.cmd = normalize_cmd(merged.cmd)
+  current = merged
+  return current
+end
+
+function M.get()
+  return current
+end
+
+return M

@@ -1,0 +1,110 @@
+-- :checkhealth hashline — Neovim version, the sidecar binary (found, `--version` runs), the
+-- plugin's setup and options, and the running hashline clients (root, position encoding, attached
+-- buffers, the commands the server offers). Works with the reporters of 0.7 (health#report_*),
+-- 0.8-0.9 (vim.health.report_*) and 0.10+ (vim.health.*).
+local config = require('hashline.config')
+local compat = require('hashline.compat')
+
+local M = {}
+
+local expected_commands = {
+  'hashline.read', 'hashline.edit', 'hashline.replace', 'hashline.patch', 'hashline.undo',
+  'hashline.rewind', 'hashline.log', 'hashline.status',
+}
+
+local function check_neovim(h)
+  local v = vim.version()
+  local text = string.format('Neovim %d.%d.%d', v.major, v.minor, v.patch)
+  if compat.has('0.7') then
+    h.ok(text .. (vim.lsp.start and ' (vim.lsp.start)' or ' (vim.lsp.start_client)'))
+  else
+    h.error(text .. ': hashline needs Neovim 0.7 or newer')
+  end
+end
+
+local function check_binary(h, cfg)
+  local bin = cfg.cmd and cfg.cmd[1]
+  if type(bin) ~= 'string' or vim.fn.executable(bin) ~= 1 then
+    h.error("hashline binary not found: '" .. tostring(bin) .. "'",
+      { "install hashline or set cmd = { '/path/to/hashline', 'lsp' } in require('hashline').setup{}" })
+    return
+  end
+  local path = vim.fn.exepath(bin)
+  local out = vim.fn.system({ bin, '--version' })
+  local version = out:match('^hashline%s+(%S+)')
+  if vim.v.shell_error ~= 0 or not version then
+    h.error(string.format("'%s --version' failed (exit %d): %s", path, vim.v.shell_error, vim.trim(out)))
+    return
+  end
+  h.ok(string.format('hashline %s (%s)', version, path))
+end
+
+local function check_setup(h, cfg)
+  if not require('hashline').did_setup then
+    h.warn("require('hashline').setup{} has not been called: nothing attaches automatically",
+      { "call require('hashline').setup{} in your init.lua" })
+    return
+  end
+  h.ok(string.format('setup done: autostart=%s, agent_socket=%s, tier=%s, position_encoding=%s, debounce=%d ms',
+    tostring(cfg.autostart), tostring(cfg.agent_socket), tostring(cfg.tier or 'server default'),
+    cfg.position_encoding, cfg.debounce))
+  if cfg.debounce > 200 then
+    h.warn('debounce is ' .. cfg.debounce .. ' ms: each agent edit is confirmed by the next didChange, so it waits that long')
+  end
+end
+
+local function buffer_names(client)
+  local names = {}
+  for bufnr in pairs(client.attached_buffers or {}) do
+    if vim.api.nvim_buf_is_valid(bufnr) then
+      table.insert(names, vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ':~:.'))
+    end
+  end
+  table.sort(names)
+  return names
+end
+
+local function check_clients(h)
+  local clients = compat.get_clients({ name = 'hashline' })
+  if #clients == 0 then
+    h.warn('no hashline client is running', { 'open a file (autostart) or run :HashlineAttach' })
+    return
+  end
+  for _, client in ipairs(clients) do
+    local names = buffer_names(client)
+    local root = client.config and client.config.root_dir or '?'
+    if not client.initialized then
+      h.warn(string.format('client %d (%s): not initialized yet', client.id, root))
+    elseif #names == 0 then
+      h.warn(string.format('client %d (%s): running, no buffer attached', client.id, root))
+    else
+      h.ok(string.format('client %d attached: root %s, position encoding %s, %d buffer(s): %s', client.id, root,
+        tostring(client.offset_encoding), #names, table.concat(names, ', ')))
+    end
+    local provider = client.server_capabilities and client.server_capabilities.executeCommandProvider
+    local offered = type(provider) == 'table' and provider.commands or {}
+    local missing = {}
+    for _, name in ipairs(expected_commands) do
+      if not vim.tbl_contains(offered, name) then
+        table.insert(missing, name)
+      end
+    end
+    if #missing == 0 then
+      h.ok('server offers every hashline command')
+    else
+      h.info('server does not offer: ' .. table.concat(missing, ', '))
+    end
+  end
+end
+
+function M.check()
+  local h = compat.health()
+  local cfg = config.get()
+  h.start('hashline')
+  check_neovim(h)
+  check_binary(h, cfg)
+  check_setup(h, cfg)
+  check_clients(h)
+end
+
+return M

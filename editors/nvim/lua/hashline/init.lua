@@ -1,0 +1,134 @@
+-- The hashline plugin's public module: setup{} (options, autostart) and the Lua API for in-editor
+-- agent plugins — read, edit, replace, patch, undo, rewind, log, status, snapshot — each a thin
+-- call of the sidecar command of the same name that returns the server's result table unchanged.
+-- Every call is synchronous (vim.wait, opts.timeout) unless opts.callback is given, in which case
+-- it returns true and later calls callback(result, err). Main loop only.
+local config = require('hashline.config')
+local attach = require('hashline.attach')
+local request = require('hashline.request')
+
+local M = {}
+
+M.did_setup = false
+
+-- Configures the plugin (see :help hashline-options) and, with autostart, attaches the sidecar to
+-- every loaded and future file buffer.
+function M.setup(opts)
+  config.setup(opts)
+  M.did_setup = true
+  if config.get().autostart then
+    attach.enable_autostart()
+  else
+    attach.disable_autostart()
+  end
+  return M
+end
+
+local function bufnr_of(bufnr)
+  if bufnr == nil or bufnr == 0 then
+    return vim.api.nvim_get_current_buf()
+  end
+  return bufnr
+end
+
+local function with_defaults(bufnr, params, opts)
+  local cfg = config.get()
+  params = vim.deepcopy(params or {})
+  params.uri = params.uri or vim.uri_from_bufnr(bufnr)
+  local session = (opts and opts.session) or cfg.session
+  if params.session == nil and session ~= nil then
+    params.session = session
+  end
+  return params
+end
+
+-- Attaches the sidecar to `bufnr` (0 = current). Returns the client id, or nil and the reason.
+function M.attach(bufnr)
+  return attach.attach(bufnr_of(bufnr))
+end
+
+-- The hashline LSP client attached to `bufnr`, or nil.
+function M.client(bufnr)
+  return attach.client_of(bufnr_of(bufnr))
+end
+
+-- hashline.read {uri, from?, to?, tier?, session?} ->
+--   {uri, version, tier, lineCount, lines = {{line, anchor, text}, ...}, text}
+function M.read(bufnr, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  local params = with_defaults(bufnr, { from = opts.from, to = opts.to, tier = opts.tier or config.get().tier }, opts)
+  return request.command(bufnr, 'hashline.read', params, opts)
+end
+
+-- hashline.edit {uri, session?, edits = {{op, anchor, end?, content}, ...}} ->
+--   {status = 'applied', version, rebased, anchors, diff} or {status = 'refused', error = {...}}
+function M.edit(bufnr, edits, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.command(bufnr, 'hashline.edit', with_defaults(bufnr, { edits = edits }, opts), opts)
+end
+
+-- hashline.replace: old/new edits ({{old, new, replace_all?}, ...}) on the buffer.
+function M.replace(bufnr, edits, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.command(bufnr, 'hashline.replace', with_defaults(bufnr, { edits = edits }, opts), opts)
+end
+
+-- hashline.patch: an apply_patch text (*** Begin Patch ...) for the workspace of `bufnr`.
+function M.patch(bufnr, patch, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  local params = with_defaults(bufnr, { patch = patch }, opts)
+  params.uri = nil -- a patch names its own files
+  return request.command(bufnr, 'hashline.patch', params, opts)
+end
+
+-- hashline.undo: undo an agent edit (opts.op = op id; default: the last one on this buffer).
+function M.undo(bufnr, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.command(bufnr, 'hashline.undo', with_defaults(bufnr, { op = opts.op }, opts), opts)
+end
+
+-- hashline.rewind: undo a whole agent turn (opts.turn).
+function M.rewind(bufnr, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.command(bufnr, 'hashline.rewind', with_defaults(bufnr, { turn = opts.turn }, opts), opts)
+end
+
+-- hashline.log: the journal of agent edits (opts.all = whole workspace instead of this buffer).
+function M.log(bufnr, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  local params = with_defaults(bufnr, { limit = opts.limit }, opts)
+  if opts.all then
+    params.uri = nil
+  end
+  return request.command(bufnr, 'hashline.log', params, opts)
+end
+
+-- hashline.status: what the sidecar knows about this buffer and itself.
+function M.status(bufnr, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.command(bufnr, 'hashline.status', with_defaults(bufnr, {}, opts), opts)
+end
+
+-- Any other sidecar command: command(bufnr, 'hashline.x', params, opts); uri/session filled in.
+function M.command(bufnr, name, params, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.command(bufnr, name, with_defaults(bufnr, params, opts), opts)
+end
+
+-- hashline/snapshot -> {version, lineCount, sha256} of the server's mirror of `bufnr`.
+function M.snapshot(bufnr, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.run(bufnr, 'hashline/snapshot', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, opts)
+end
+
+return M

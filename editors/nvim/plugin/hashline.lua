@@ -1,0 +1,21 @@
+-- Defines the :Hashline* user commands; the plugin's modules load on first use. Nothing starts
+-- until require('hashline').setup{} is called (see :help hashline).
+if vim.g.loaded_hashline then
+  return
+end
+vim.g.loaded_hashline = 1
+if vim.fn.has('nvim-0.7') ~= 1 then
+  return
+end
+
+local function define(name, fn, opts)
+  opts.force = true
+  vim.api.nvim_create_user_command(name, function(args)
+    require('hashline.commands')[fn](args)
+  end, opts)
+end
+
+define('HashlineStatus', 'status', { nargs = 0, desc = 'hashline: sidecar status for this buffer' })
+define('HashlineLog', 'log', { nargs = '?', desc = 'hashline: journal of agent edits ([N] or all)' })
+define('HashlineUndo', 'undo', { nargs = '?', desc = 'hashline: undo the last agent edit ([op id])' })
+define('HashlineAttach', 'attach', { nargs = 0, desc = 'hashline: attach the sidecar to this buffer' })
