@@ -1,0 +1,88 @@
+// old/new edits → EditPlan; see replace.h.
+#include "engine/forms/replace.h"
+
+#include "engine/forms/near_miss.h"
+#include "engine/forms/plan_builder.h"
+#include "engine/forms/text_search.h"
+
+namespace hashline::forms {
+namespace {
+
+Error batchError(Error error, std::size_t index, std::size_t count) {
+  if (count > 1) error.inEdit(index, count);
+  return error;
+}
+
+} // namespace
+
+Result<EditPlan> planReplace(const Rope& base, std::int64_t version,
+                             const std::vector<OldNewEdit>& edits) {
+  return planReplace(LineTable(base.toString()), version, edits);
+}
+
+Result<EditPlan> planReplace(const LineTable& table, std::int64_t version,
+                             const std::vector<OldNewEdit>& edits) {
+  const std::size_t count = edits.size();
+  if (count == 0)
+    return Error::make(ErrorCode::NotFound, "no edits given: edits must contain at least one "
+                                            "{old, new} replacement");
+  TextSearcher searcher(table);
+  std::vector<Replacement> replacements;
+  std::vector<std::string> warnings;
+  for (std::size_t index = 0; index < count; ++index) {
+    const OldNewEdit& edit = edits[index];
+    if (edit.old_text.empty())
+      return batchError(Error::make(ErrorCode::NotFound,
+                                    "old text is empty; give the exact text to replace (use a "
+                                    "write to create or overwrite a file)"),
+                        index, count);
+    std::optional<TextSearch> search = searcher.find(edit.old_text);
+    if (!search) {
+      Error error = Error::make(ErrorCode::NotFound,
+                                "could not find the old text in the file; it must match the file "
+                                "including line breaks (whitespace at line ends, Unicode quotes, "
+                                "dashes and spaces are forgiven)");
+      attachNearMiss(error, table, edit.old_text);
+      return batchError(std::move(error), index, count);
+    }
+    std::vector<TextMatch> chosen;
+    if (edit.replace_all) {
+      chosen = TextSearcher::nonOverlapping(search->matches);
+    } else if (search->loose_matches.size() > 1) {
+      std::vector<std::uint32_t> lines = matchLines(table, search->loose_matches);
+      std::string message = "found " + std::to_string(search->loose_matches.size()) +
+                            " occurrences of the old text (at " + describeLines(lines) + ")";
+      if (search->loose_matches.size() != search->matches.size())
+        message += ", counting near-identical text (" + std::to_string(search->matches.size()) +
+                   " " + std::string(levelDescription(search->level)) + ")";
+      message += "; it must be unique: add surrounding lines, or set replace_all";
+      Error error = Error::make(ErrorCode::Ambiguous, std::move(message));
+      error.data.candidate_lines = lines;
+      return batchError(std::move(error), index, count);
+    } else {
+      chosen = search->matches;
+    }
+    if (search->level != FoldLevel::LineEndings)
+      warnings.push_back("edit " + std::to_string(index + 1) + ": " +
+                         std::string(levelDescription(search->level)));
+    for (const TextMatch& match : chosen) {
+      Replacement r;
+      r.begin = match.begin;
+      r.end = match.end;
+      r.new_text = edit.new_text;
+      r.old_text = edit.old_text;
+      r.line_ending = std::string(table.lineEndingAt(table.lineOfByte(match.begin)));
+      r.edit_index = index;
+      replacements.push_back(std::move(r));
+    }
+  }
+  BuildOptions options;
+  options.edit_count = count;
+  Result<EditPlan> plan = buildPlan(table, version, std::move(replacements), options);
+  if (!plan) return plan;
+  for (std::string& warning : warnings)
+    plan->warnings.push_back(std::move(warning));
+  return plan;
+}
+
+} // namespace hashline::forms

@@ -1,0 +1,73 @@
+// Text folding for the edit forms' matching ladders, with a map back to the original bytes.
+//
+// The text forms (old/new, head/tail, draft, apply_patch) match an agent's text against the
+// document after progressively looser normalization; whatever matches must then be mapped back to
+// the document's own bytes so that nothing outside the match changes. This file provides:
+//  - UTF-8 decoding that never fails (an invalid byte is one unit, kept as is),
+//  - Unicode White_Space and the compatibility fold (a documented NFKC subset, see docs/forms.md),
+//  - `foldText`: a normalized copy of a text plus, for every normalized byte, the original byte
+//    range it came from, at one of three levels (line endings only; + trailing whitespace per
+//    line; + compatibility and typographic folding).
+// Pure functions, no I/O; thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hashline::forms {
+
+/// Decodes one code point at `byte` and advances `byte`. Invalid or truncated sequences yield
+/// one byte each, returned as 0xDC00 + byte (a lone surrogate, never produced by valid UTF-8).
+char32_t decodeUtf8(std::string_view text, std::size_t& byte);
+void appendUtf8(std::string& out, char32_t code_point);
+
+/// Unicode White_Space (what Rust's `trim` strips), including CR, LF, NBSP and U+3000.
+bool isUnicodeSpace(char32_t code_point);
+
+/// The compatibility + typographic fold of one code point, as UTF-8; empty when it folds to
+/// itself. Never produces a line break.
+std::string_view foldCodePoint(char32_t code_point);
+
+/// Folds a whole string (compatibility + typographic), no map.
+std::string foldString(std::string_view text);
+/// Trims Unicode whitespace at both ends / at the end.
+std::string_view trimUnicode(std::string_view text);
+std::string_view trimEndUnicode(std::string_view text);
+
+enum class FoldLevel {
+  LineEndings,        // CRLF and lone CR read as LF; everything else byte-exact
+  TrailingWhitespace, // + whitespace before each line break (and at the end) dropped
+  Compatibility,      // + NFKC subset, typographic quotes/dashes/spaces/ellipsis folded
+};
+
+/// A normalized text and where each of its bytes came from in the original.
+struct FoldedText {
+  std::string text;
+  std::vector<std::size_t> origin_begin; // per normalized byte: original byte range it came from
+  std::vector<std::size_t> origin_end;
+  /// Per normalized byte: true when it is the first byte of the output of one original unit.
+  std::vector<bool> unit_start;
+  /// Per normalized byte: true when it is the last byte of the output of one original unit.
+  std::vector<bool> unit_end;
+
+  /// Original byte range of normalized [begin, end); only valid for begin < end.
+  std::size_t originBegin(std::size_t begin) const { return origin_begin[begin]; }
+  std::size_t originEnd(std::size_t end) const { return origin_end[end - 1]; }
+  /// True when [begin, end) does not start or end inside the expansion of one original unit.
+  bool onUnitBoundaries(std::size_t begin, std::size_t end) const {
+    return begin < end && unit_start[begin] && unit_end[end - 1];
+  }
+};
+
+/// Normalizes `original[skip_prefix_bytes..]` (skip a BOM by passing 3) at `level`.
+FoldedText foldText(std::string_view original, FoldLevel level, std::size_t skip_prefix_bytes = 0);
+/// The normalized form only (for needles).
+std::string foldNeedle(std::string_view needle, FoldLevel level);
+
+/// Key used to compare whole lines loosely: trimmed and folded.
+std::string looseLineKey(std::string_view line);
+
+} // namespace hashline::forms
