@@ -1,0 +1,54 @@
+// Read-line geometry over a Rope; see read_lines.h.
+#include "engine/anchors/read_lines.h"
+
+namespace hashline {
+
+std::uint32_t readLineCount(const Rope& text) {
+  const std::size_t lsp_lines = text.lineCount();
+  if (lsp_lines > 1 && text.lineStartByte(lsp_lines - 1) == text.byteSize())
+    return static_cast<std::uint32_t>(lsp_lines - 1);
+  return static_cast<std::uint32_t>(lsp_lines);
+}
+
+std::size_t bomBytes(const Rope& text) {
+  if (text.byteSize() < kUtf8Bom.size()) return 0;
+  return text.slice(0, kUtf8Bom.size()) == kUtf8Bom ? kUtf8Bom.size() : 0;
+}
+
+bool endsWithLineBreak(const Rope& text) {
+  return text.lineBreaks() > 0 && text.lineStartByte(text.lineCount() - 1) == text.byteSize();
+}
+
+bool isEmptyText(const Rope& text) {
+  return text.byteSize() == bomBytes(text);
+}
+
+std::size_t lineContentBegin(const Rope& text, std::uint32_t line) {
+  const std::size_t begin = text.lineStartByte(line - 1);
+  return line == 1 ? begin + bomBytes(text) : begin;
+}
+
+std::size_t lineContentEnd(const Rope& text, std::uint32_t line) {
+  return text.lineEndByte(line - 1);
+}
+
+std::size_t lineBreakEnd(const Rope& text, std::uint32_t line) {
+  return text.lineEndWithBreakByte(line - 1);
+}
+
+std::string readLineText(const Rope& text, std::uint32_t line) {
+  return text.slice(lineContentBegin(text, line), lineContentEnd(text, line));
+}
+
+std::string lineTerminator(const Rope& text, std::uint32_t line) {
+  return text.slice(lineContentEnd(text, line), lineBreakEnd(text, line));
+}
+
+std::string lineEndingNear(const Rope& text, std::uint32_t line) {
+  std::string own = lineTerminator(text, line);
+  if (!own.empty()) return own;
+  if (line > 1) return lineTerminator(text, line - 1);
+  return "\n";
+}
+
+} // namespace hashline
