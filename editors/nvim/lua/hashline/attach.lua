@@ -113,38 +113,70 @@ local function is_null(value)
   return value == nil or value == vim.NIL
 end
 
--- workspace/applyEdit with an exact version check on every TextDocumentEdit before anything is
--- applied. Neovim's own handler only refuses a version older than the buffer's, only checks the
--- first document, and still answers applied=true when it skipped the edit; the server needs an
--- honest applied=false to re-verify and retry. Accepted edits go to Neovim's handler unchanged.
+-- Closes the buffer's current undo block (setting 'undolevels', even to its own value, does that),
+-- so an agent edit is one undo step of its own instead of joining the user's last change.
+local function break_undo(bufnr)
+  vim.api.nvim_buf_call(bufnr, function()
+    if vim.bo.undolevels ~= -123456 then -- a buffer-local value is in use
+      vim.cmd('let &l:undolevels = &l:undolevels')
+    else
+      vim.cmd('let &g:undolevels = &g:undolevels')
+    end
+  end)
+end
+
+-- Checks one TextDocumentEdit before anything is applied; returns an error text or nil.
+local function refuse_reason(index, doc, strict)
+  local bufnr = buffer_for_uri(doc.uri)
+  if not bufnr then
+    return 'document ' .. tostring(doc.uri) .. ' is not open in Neovim'
+  end
+  if strict and not is_null(doc.version) then
+    local have = compat.buf_version(bufnr)
+    if have ~= doc.version then
+      return string.format('version mismatch in documentChanges[%d]: edit is for version %s, buffer is at %s',
+        index, tostring(doc.version), tostring(have))
+    end
+  end
+  if not vim.bo[bufnr].modifiable then
+    return 'buffer ' .. doc.uri .. " is not 'modifiable'"
+  end
+  return nil, bufnr
+end
+
+-- workspace/applyEdit for the hashline client. With strict_versions, every TextDocumentEdit's
+-- version must equal the buffer's before anything is applied: Neovim's own handler only refuses a
+-- version older than the buffer's, only checks the first document, and answers applied=true for
+-- an edit it skipped, while the server needs an honest applied=false to re-verify and retry.
+-- Each touched buffer gets an undo break before and after, so `u` undoes exactly the agent's edit.
+-- The edit itself is applied by Neovim's handler, unchanged.
 function M.apply_edit_handler(err, params, ctx, handler_config)
   local edit = params and params.edit
   local changes = edit and edit.documentChanges
+  local touched = {}
   if type(changes) == 'table' then
+    local strict = config.get().strict_versions
     for index, change in ipairs(changes) do
       local doc = change.textDocument
       if is_null(change.kind) and type(doc) == 'table' then
-        local bufnr = buffer_for_uri(doc.uri)
-        if not bufnr then
-          return { applied = false, failureReason = 'document ' .. tostring(doc.uri) .. ' is not open in Neovim' }
+        local reason, bufnr = refuse_reason(index, doc, strict)
+        if reason then
+          return { applied = false, failureReason = reason }
         end
-        if not is_null(doc.version) then
-          local have = compat.buf_version(bufnr)
-          if have ~= doc.version then
-            return {
-              applied = false,
-              failureReason = string.format('version mismatch in documentChanges[%d]: edit is for version %s, buffer is at %s',
-                index, tostring(doc.version), tostring(have)),
-            }
-          end
-        end
-        if not vim.bo[bufnr].modifiable then
-          return { applied = false, failureReason = 'buffer ' .. doc.uri .. " is not 'modifiable'" }
-        end
+        table.insert(touched, bufnr)
       end
     end
   end
-  return vim.lsp.handlers['workspace/applyEdit'](err, params, ctx, handler_config)
+  for _, bufnr in ipairs(touched) do
+    break_undo(bufnr)
+  end
+  local reply = vim.lsp.handlers['workspace/applyEdit'](err, params, ctx, handler_config)
+  for _, bufnr in ipairs(touched) do
+    if vim.api.nvim_buf_is_valid(bufnr) then
+      break_undo(bufnr)
+    end
+  end
+  return reply
 end
 
 local valid_encodings = { ['utf-8'] = true, ['utf-16'] = true, ['utf-32'] = true }
@@ -183,10 +215,11 @@ local function client_config(root)
   if cfg.tier then
     init_options.tier = init_options.tier or cfg.tier
   end
-  local handlers = {}
-  if cfg.strict_versions then
-    handlers['workspace/applyEdit'] = M.apply_edit_handler
-  end
+  local handlers = {
+    ['workspace/applyEdit'] = function(...)
+      return M.apply_edit_handler(...) -- looked up per call, so it can be wrapped
+    end,
+  }
   return {
     name = M.client_name,
     cmd = cfg.cmd,
