@@ -1,0 +1,88 @@
+// Atomic file operations of the disk backend (DESIGN §6): replace, create, delete and move, each
+// all-or-nothing, each re-checking the caller's fingerprint at the last moment.
+//
+// A replace writes the new bytes to a temp file in the target's directory (TempFile: unnamed
+// O_TMPFILE, or an O_EXCL named temp where unsupported), fsyncs it, gives it the target's mode
+// (and owner, when we may), then — under the target's FileLock — re-reads the target and compares
+// it with `expected` (STALE_VERSION and nothing written on a mismatch), renames the temp over the
+// target and fsyncs the directory. Killed at any instant, the target holds wholly the old or
+// wholly the new bytes; a temp left by a kill is swept on the next write to that directory.
+// Every failure path removes what it made. The bytes are written exactly as given: line endings,
+// BOM and final newline are the engine's business, never changed here.
+//
+// Paths may be relative (to the current directory) and may be symlinks: the write goes to the
+// link's target and the link stays a link. Confinement to the workspace is the caller's job
+// (WorkspaceRoots) and happens before these calls.
+//
+// Callers: the disk workspace backend (edits), the journal's undo, the CLI in-process mode.
+// Thread-safe: operations on different files run in parallel; on the same file they serialize
+// through FileLock (across processes too).
+#pragma once
+
+#include "engine/support/result.h"
+#include "lsp/disk/fingerprint.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace hashline::disk {
+
+/// Points of an atomic write, in order, as reported to WriteOptions::on_phase.
+enum class WritePhase {
+  TempCreated,     // temp exists, empty (unnamed when O_TMPFILE)
+  TempWritten,     // bytes, mode and owner in place
+  TempSynced,      // fsync'ed; the lock is taken next
+  TempNamed,       // linked under its temp name (replace only)
+  Checked,         // fingerprint re-checked; publication is next
+  Published,       // the new content is visible under the target name
+  DirectorySynced, // the rename/link is durable
+};
+
+struct WriteOptions {
+  /// What the caller read: the operation happens only if the file still has this content
+  /// (fingerprint equality = content equality). nullopt = unconditional.
+  std::optional<Fingerprint> expected;
+  /// Prefer an unnamed O_TMPFILE; false forces the named-temp fallback.
+  bool use_tmpfile = true;
+  /// Take the FileLock of each path for check + publication; false when the caller already
+  /// holds it (a second FileLock on the same file would wait for the first).
+  bool take_lock = true;
+  /// For tests: called at every phase. A failed Status before publication aborts there, like an
+  /// I/O error would; after publication it is ignored (the write has happened).
+  std::function<Status(WritePhase)> on_phase;
+};
+
+struct WriteResult {
+  std::string path;             // canonical path written (a symlink's target)
+  Fingerprint fingerprint;      // of the new content, as published
+  bool used_tmpfile = false;    // whether the unnamed O_TMPFILE path was taken
+  bool directory_synced = true; // false when the final directory fsync failed (still applied)
+};
+
+/// Replaces the existing regular file at `path` with `bytes`. Errors: FILE_NOT_FOUND (missing and
+/// no `expected`), STALE_VERSION (content differs from `expected`, or the file is gone),
+/// IO_ERROR. The file's mode is kept (owner too, when running as root).
+Result<WriteResult> atomicReplace(const std::string& path, std::string_view bytes,
+                                  const WriteOptions& options = {});
+
+/// Creates `path` with `bytes`; nothing may exist there (STALE_VERSION if something does, even
+/// if it appears during the write: publication is no-replace). Missing parent directories are
+/// made (and removed again if the create fails). Mode: 0666 minus the umask. `expected` is
+/// ignored.
+Result<WriteResult> atomicCreate(const std::string& path, std::string_view bytes,
+                                 const WriteOptions& options = {});
+
+/// Deletes the regular file at `path` (through a symlink: its target) if it still matches
+/// `expected`. Errors: FILE_NOT_FOUND, STALE_VERSION, IO_ERROR.
+Status atomicDelete(const std::string& path, const WriteOptions& options = {});
+
+/// Moves `from` to the new path `to` with content `bytes` (a patch's "Move to" with edits):
+/// `to` is published no-replace, then `from` removed; `expected` guards `from`. Each step is
+/// atomic; if removing `from` fails, `to` is removed again. A crash between the two steps can
+/// leave both (never neither). `from`'s mode is kept.
+Result<WriteResult> atomicMove(const std::string& from, const std::string& to,
+                               std::string_view bytes, const WriteOptions& options = {});
+
+} // namespace hashline::disk

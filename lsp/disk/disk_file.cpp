@@ -1,0 +1,173 @@
+// Reading a file's exact bytes with a consistent fingerprint, and the text check (NUL / UTF-8).
+#include "lsp/disk/disk_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace hashline::disk {
+namespace {
+
+constexpr int kConsistentReadAttempts = 5;
+
+class FdCloser {
+public:
+  explicit FdCloser(int fd) : fd_(fd) {}
+  ~FdCloser() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FdCloser(const FdCloser&) = delete;
+  FdCloser& operator=(const FdCloser&) = delete;
+
+private:
+  int fd_;
+};
+
+bool sameStat(const struct stat& a, const struct stat& b) {
+  return a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
+         a.st_mtim.tv_nsec == b.st_mtim.tv_nsec && a.st_ctim.tv_sec == b.st_ctim.tv_sec &&
+         a.st_ctim.tv_nsec == b.st_ctim.tv_nsec;
+}
+
+// Reads the whole file from the current offset 0; the size is a hint, EOF decides.
+Status readAll(int fd, std::string& bytes, std::size_t size_hint, const std::string& path) {
+  bytes.clear();
+  bytes.resize(size_hint + 1); // one spare byte detects growth without a second read call
+  std::size_t used = 0;
+  while (true) {
+    if (used == bytes.size()) {
+      if (bytes.size() > kMaxFileBytes)
+        return Error::make(ErrorCode::IoError, path + ": file is larger than 1 GiB");
+      bytes.resize(bytes.size() * 2);
+    }
+    ssize_t got = ::pread(fd, bytes.data() + used, bytes.size() - used, static_cast<off_t>(used));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return systemError(errno, "read", path);
+    }
+    if (got == 0) break;
+    used += static_cast<std::size_t>(got);
+  }
+  bytes.resize(used);
+  return Status::success();
+}
+
+} // namespace
+
+Error systemError(int err, std::string_view what, std::string_view path) {
+  ErrorCode code = (err == ENOENT || err == ENOTDIR) ? ErrorCode::FileNotFound : ErrorCode::IoError;
+  std::string message = std::string(what) + " " + std::string(path) + ": " + std::strerror(err);
+  Error error = Error::make(code, std::move(message));
+  error.data.path = std::string(path);
+  return error;
+}
+
+std::optional<std::size_t> firstInvalidUtf8(std::string_view bytes) {
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::size_t size = bytes.size();
+  std::size_t i = 0;
+  while (i < size) {
+    // ASCII fast path, eight bytes at a time.
+    while (i + 8 <= size) {
+      std::uint64_t word;
+      std::memcpy(&word, data + i, 8);
+      if (word & 0x8080808080808080ull) break;
+      i += 8;
+    }
+    if (i >= size) break;
+    unsigned char lead = data[i];
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length;
+    unsigned char min_second = 0x80, max_second = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) {
+      length = 2;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+      length = 3;
+      if (lead == 0xe0) min_second = 0xa0; // overlong
+      if (lead == 0xed) max_second = 0x9f; // surrogates
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      length = 4;
+      if (lead == 0xf0) min_second = 0x90; // overlong
+      if (lead == 0xf4) max_second = 0x8f; // past U+10FFFF
+    } else {
+      return i; // continuation byte as lead, overlong C0/C1, or F5..FF
+    }
+    if (i + length > size) return i;
+    if (data[i + 1] < min_second || data[i + 1] > max_second) return i;
+    for (std::size_t k = 2; k < length; ++k)
+      if ((data[i + k] & 0xc0) != 0x80) return i;
+    i += length;
+  }
+  return std::nullopt;
+}
+
+Status checkText(std::string_view bytes, std::string_view path) {
+  std::string where = path.empty() ? std::string("the file") : std::string(path);
+  if (auto nul = bytes.find('\0'); nul != std::string_view::npos) {
+    Error error = Error::make(ErrorCode::NotText, where + " has a NUL byte at byte offset " +
+                                                      std::to_string(nul) + "; it is not text");
+    error.data.path = std::string(path);
+    return error;
+  }
+  if (auto bad = firstInvalidUtf8(bytes)) {
+    Error error =
+        Error::make(ErrorCode::NotText, where + " is not valid UTF-8 (first bad byte at offset " +
+                                            std::to_string(*bad) + ")");
+    error.data.path = std::string(path);
+    return error;
+  }
+  return Status::success();
+}
+
+Result<FileSnapshot> readFileBytes(const std::string& path) {
+  // O_NONBLOCK: opening a FIFO must not hang; it is refused below as not a regular file.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return systemError(errno, "open", path);
+  FdCloser closer(fd);
+
+  FileSnapshot snapshot;
+  snapshot.path = path;
+  for (int attempt = 0; attempt < kConsistentReadAttempts; ++attempt) {
+    struct stat before {};
+    if (::fstat(fd, &before) != 0) return systemError(errno, "stat", path);
+    if (S_ISDIR(before.st_mode)) return systemError(EISDIR, "read", path);
+    if (!S_ISREG(before.st_mode))
+      return Error::make(ErrorCode::IoError, path + " is not a regular file");
+    if (static_cast<std::uint64_t>(before.st_size) > kMaxFileBytes)
+      return Error::make(ErrorCode::IoError, path + ": file is larger than 1 GiB");
+    if (auto status = readAll(fd, snapshot.bytes, static_cast<std::size_t>(before.st_size), path);
+        !status)
+      return std::move(status).error();
+    struct stat after {};
+    if (::fstat(fd, &after) != 0) return systemError(errno, "stat", path);
+    if (sameStat(before, after) &&
+        static_cast<std::uint64_t>(after.st_size) == snapshot.bytes.size()) {
+      snapshot.fingerprint = fingerprintOf(after, snapshot.bytes);
+      return snapshot;
+    }
+  }
+  return Error::make(ErrorCode::IoError, path + " kept changing while it was read; retry");
+}
+
+Result<FileSnapshot> readTextFile(const std::string& path) {
+  auto snapshot = readFileBytes(path);
+  if (!snapshot) return snapshot;
+  if (auto status = checkText(snapshot->bytes, path); !status) return std::move(status).error();
+  return snapshot;
+}
+
+Result<std::optional<Fingerprint>> currentFingerprint(const std::string& path) {
+  auto snapshot = readFileBytes(path);
+  if (!snapshot) {
+    if (snapshot.error().code == ErrorCode::FileNotFound) return std::optional<Fingerprint>();
+    return std::move(snapshot).error();
+  }
+  return std::optional<Fingerprint>(snapshot->fingerprint);
+}
+
+} // namespace hashline::disk

@@ -1,0 +1,72 @@
+// Fingerprints: XXH3-128 content hash plus stat facts, and their token form.
+#include "lsp/disk/fingerprint.h"
+
+#include <charconv>
+#include <vector>
+#include <xxhash.h>
+
+namespace hashline::disk {
+namespace {
+
+void appendHex64(std::string& out, std::uint64_t value) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  for (int shift = 60; shift >= 0; shift -= 4)
+    out += kDigits[(value >> shift) & 0xf];
+}
+
+template <class Int> bool parseInt(std::string_view text, Int& out, int base = 10) {
+  if (text.empty()) return false;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out, base);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+} // namespace
+
+std::string ContentHash::toHex() const {
+  std::string hex;
+  hex.reserve(32);
+  appendHex64(hex, high);
+  appendHex64(hex, low);
+  return hex;
+}
+
+ContentHash hashContent(std::string_view bytes) {
+  XXH128_hash_t hash = XXH3_128bits(bytes.data(), bytes.size());
+  return ContentHash{hash.high64, hash.low64};
+}
+
+Fingerprint fingerprintOf(const struct stat& file_stat, std::string_view bytes) {
+  Fingerprint fingerprint;
+  fingerprint.size_bytes = bytes.size();
+  fingerprint.mtime_ns = static_cast<std::int64_t>(file_stat.st_mtim.tv_sec) * 1'000'000'000 +
+                         file_stat.st_mtim.tv_nsec;
+  fingerprint.inode = file_stat.st_ino;
+  fingerprint.device = file_stat.st_dev;
+  fingerprint.content_hash = hashContent(bytes);
+  return fingerprint;
+}
+
+std::string Fingerprint::toToken() const {
+  return std::to_string(size_bytes) + ":" + std::to_string(mtime_ns) + ":" + std::to_string(inode) +
+         ":" + std::to_string(device) + ":" + content_hash.toHex();
+}
+
+std::optional<Fingerprint> Fingerprint::fromToken(std::string_view token) {
+  std::vector<std::string_view> fields;
+  while (true) {
+    auto colon = token.find(':');
+    fields.push_back(token.substr(0, colon));
+    if (colon == std::string_view::npos) break;
+    token.remove_prefix(colon + 1);
+  }
+  if (fields.size() != 5 || fields[4].size() != 32) return std::nullopt;
+  Fingerprint fingerprint;
+  if (!parseInt(fields[0], fingerprint.size_bytes) || !parseInt(fields[1], fingerprint.mtime_ns) ||
+      !parseInt(fields[2], fingerprint.inode) || !parseInt(fields[3], fingerprint.device) ||
+      !parseInt(fields[4].substr(0, 16), fingerprint.content_hash.high, 16) ||
+      !parseInt(fields[4].substr(16), fingerprint.content_hash.low, 16))
+    return std::nullopt;
+  return fingerprint;
+}
+
+} // namespace hashline::disk

@@ -1,0 +1,254 @@
+// Temp files for atomic writes: O_TMPFILE first, an O_EXCL named temp as fallback, flock'ed while
+// named so a sweeper can tell a dead writer's litter from a live writer's temp.
+#include "lsp/disk/temp_file.h"
+
+#include "lsp/disk/disk_file.h"
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <dirent.h>
+#include <fcntl.h>
+#include <mutex>
+#include <set>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+namespace hashline::disk {
+namespace {
+
+constexpr int kNameAttempts = 100;
+constexpr std::size_t kMaxBaseInTempName = 200; // keeps temp names under NAME_MAX (255)
+
+std::string randomHex() {
+  static std::atomic<std::uint64_t> counter{0};
+  std::uint64_t value = 0;
+  if (::getrandom(&value, sizeof value, GRND_NONBLOCK) != sizeof value) {
+    value =
+        static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+        (static_cast<std::uint64_t>(::getpid()) << 32);
+  }
+  value ^= counter.fetch_add(0x9e3779b97f4a7c15ull);
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex(16, '0');
+  for (int i = 15; i >= 0; --i, value >>= 4)
+    hex[static_cast<std::size_t>(i)] = kDigits[value & 0xf];
+  return hex;
+}
+
+std::string makeTempName(std::string_view target_name) {
+  std::string name(kTempPrefix);
+  name += target_name.substr(0, kMaxBaseInTempName);
+  name += '.';
+  name += randomHex();
+  return name;
+}
+
+void lockExclusive(int fd) {
+  while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+  }
+}
+
+bool sameInode(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+bool tmpfileUnsupported(int err) {
+  // EISDIR: kernels before 3.11 open the directory; EOPNOTSUPP: filesystems without support.
+  return err == EOPNOTSUPP || err == EISDIR || err == EINVAL;
+}
+
+} // namespace
+
+bool isTempName(std::string_view file_name) {
+  return file_name.size() > kTempPrefix.size() &&
+         file_name.substr(0, kTempPrefix.size()) == kTempPrefix;
+}
+
+std::size_t sweepStaleTemps(const std::string& dir) {
+  DIR* stream = ::opendir(dir.c_str());
+  if (!stream) return 0;
+  int dir_fd = ::dirfd(stream);
+  std::size_t removed = 0;
+  while (const dirent* entry = ::readdir(stream)) {
+    if (!isTempName(entry->d_name)) continue;
+    int fd =
+        ::openat(dir_fd, entry->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) continue;
+    struct stat opened {
+    }, named{};
+    // A free lock means the writer is gone; re-check the name still is this inode, then remove.
+    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) &&
+        ::flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+        ::fstatat(dir_fd, entry->d_name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+        sameInode(opened, named) && ::unlinkat(dir_fd, entry->d_name, 0) == 0)
+      ++removed;
+    ::close(fd);
+  }
+  ::closedir(stream);
+  return removed;
+}
+
+void sweepStaleTempsOnce(const std::string& dir) {
+  static std::mutex mutex;
+  static std::set<std::string> swept;
+  {
+    std::lock_guard<std::mutex> guard(mutex);
+    if (!swept.insert(dir).second) return;
+  }
+  sweepStaleTemps(dir);
+}
+
+Result<TempFile> TempFile::create(int dir_fd, const std::string& dir, std::string_view target_name,
+                                  mode_t mode, bool use_tmpfile) {
+  if (use_tmpfile) {
+    int fd = ::openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+    if (fd >= 0) {
+      lockExclusive(fd);
+      return TempFile(dir_fd, dir, target_name, fd, true, {});
+    }
+    if (!tmpfileUnsupported(errno)) return systemError(errno, "create a temp file in", dir);
+  }
+  for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
+    std::string name = makeTempName(target_name);
+    int fd = ::openat(dir_fd, name.c_str(),
+                      O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, mode);
+    if (fd < 0) {
+      if (errno == EEXIST) continue;
+      return systemError(errno, "create a temp file in", dir);
+    }
+    lockExclusive(fd);
+    // A sweeper may have removed the name between our create and our lock: then start over.
+    struct stat opened {
+    }, named{};
+    if (::fstat(fd, &opened) == 0 &&
+        ::fstatat(dir_fd, name.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+        sameInode(opened, named))
+      return TempFile(dir_fd, dir, target_name, fd, false, std::move(name));
+    ::close(fd);
+  }
+  return Error::make(ErrorCode::IoError, "could not create a unique temp file in " + dir);
+}
+
+TempFile::TempFile(TempFile&& other) noexcept
+    : dir_fd_(other.dir_fd_), dir_(std::move(other.dir_)),
+      target_name_(std::move(other.target_name_)), fd_(other.fd_), is_tmpfile_(other.is_tmpfile_),
+      temp_name_(std::move(other.temp_name_)) {
+  other.fd_ = -1;
+  other.temp_name_.clear();
+}
+
+Status TempFile::write(std::string_view bytes) {
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    ssize_t put = ::write(fd_, bytes.data() + written, bytes.size() - written);
+    if (put < 0) {
+      if (errno == EINTR) continue;
+      return systemError(errno, "write a temp file in", dir_);
+    }
+    written += static_cast<std::size_t>(put);
+  }
+  return Status::success();
+}
+
+Status TempFile::copyOwnerAndMode(const struct stat& original) {
+  struct stat current {};
+  if (::fstat(fd_, &current) != 0) return systemError(errno, "stat a temp file in", dir_);
+  // Ownership first: chown may clear set-id bits, which fchmod then restores. Failures are not
+  // fatal — an unprivileged user cannot give files away; the file then belongs to the writer,
+  // as with any editor's save.
+  if (::geteuid() == 0) {
+    if (current.st_uid != original.st_uid || current.st_gid != original.st_gid)
+      (void)::fchown(fd_, original.st_uid, original.st_gid);
+  } else if (current.st_gid != original.st_gid) {
+    (void)::fchown(fd_, static_cast<uid_t>(-1), original.st_gid);
+  }
+  if (::fchmod(fd_, original.st_mode & 07777) != 0)
+    return systemError(errno, "chmod a temp file in", dir_);
+  return Status::success();
+}
+
+Status TempFile::sync() {
+  while (::fsync(fd_) != 0) {
+    if (errno == EINTR) continue;
+    return systemError(errno, "fsync a temp file in", dir_);
+  }
+  return Status::success();
+}
+
+int TempFile::linkAs(const std::string& link_name) {
+  std::string proc_path = "/proc/self/fd/" + std::to_string(fd_);
+  if (::linkat(AT_FDCWD, proc_path.c_str(), dir_fd_, link_name.c_str(), AT_SYMLINK_FOLLOW) == 0)
+    return 0;
+  int err = errno;
+  if (err != ENOENT) return err;
+  // No /proc: AT_EMPTY_PATH works where we hold CAP_DAC_READ_SEARCH.
+  if (::linkat(fd_, "", dir_fd_, link_name.c_str(), AT_EMPTY_PATH) == 0) return 0;
+  return errno;
+}
+
+Status TempFile::name() {
+  if (!is_tmpfile_ || !temp_name_.empty()) return Status::success();
+  for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
+    std::string candidate = makeTempName(target_name_);
+    int err = linkAs(candidate);
+    if (err == 0) {
+      temp_name_ = std::move(candidate);
+      return Status::success();
+    }
+    if (err != EEXIST) return systemError(err, "link a temp file in", dir_);
+  }
+  return Error::make(ErrorCode::IoError, "could not name a temp file in " + dir_);
+}
+
+Status TempFile::renameOver(std::string_view target_name) {
+  if (auto status = name(); !status) return status;
+  std::string target(target_name);
+  if (::renameat(dir_fd_, temp_name_.c_str(), dir_fd_, target.c_str()) != 0)
+    return systemError(errno, "rename over", pathOf(target));
+  temp_name_.clear();
+  return Status::success();
+}
+
+Status TempFile::publishNew(std::string_view target_name) {
+  std::string target(target_name);
+  auto exists = [&] {
+    Error error = Error::make(ErrorCode::StaleVersion,
+                              pathOf(target) + " already exists; it appeared since it was checked");
+    error.data.path = pathOf(target);
+    return error;
+  };
+  if (temp_name_.empty()) { // unnamed O_TMPFILE: linking it in is atomic and never replaces
+    int err = linkAs(target);
+    if (err == EEXIST) return exists();
+    if (err != 0) return systemError(err, "link", pathOf(target));
+    return Status::success();
+  }
+  if (::renameat2(dir_fd_, temp_name_.c_str(), dir_fd_, target.c_str(), RENAME_NOREPLACE) == 0) {
+    temp_name_.clear();
+    return Status::success();
+  }
+  int err = errno;
+  if (err == EEXIST) return exists();
+  if (err != EINVAL && err != ENOSYS && err != EOPNOTSUPP)
+    return systemError(err, "rename to", pathOf(target));
+  // No RENAME_NOREPLACE here: a hard link is just as exclusive; then drop the temp name.
+  if (::linkat(dir_fd_, temp_name_.c_str(), dir_fd_, target.c_str(), 0) != 0) {
+    err = errno;
+    return err == EEXIST ? Status(exists()) : Status(systemError(err, "link", pathOf(target)));
+  }
+  (void)::unlinkat(dir_fd_, temp_name_.c_str(), 0);
+  temp_name_.clear();
+  return Status::success();
+}
+
+void TempFile::discard() {
+  if (!temp_name_.empty() && dir_fd_ >= 0) (void)::unlinkat(dir_fd_, temp_name_.c_str(), 0);
+  temp_name_.clear();
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+} // namespace hashline::disk
