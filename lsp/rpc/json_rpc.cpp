@@ -222,7 +222,7 @@ void JsonRpcConnection::onMessage(std::string body) {
   if (has_id)
     handleRequest(method, std::move(id), std::move(params));
   else
-    handleNotification(method, params);
+    handleNotification(method, std::move(params));
 }
 
 void JsonRpcConnection::handleRequest(const std::string& method, json id, json params) {
@@ -236,7 +236,7 @@ void JsonRpcConnection::handleRequest(const std::string& method, json id, json p
   Reply reply(state);
   state.reset();
   try {
-    handler_.onRequest(method, params, reply);
+    handler_.onRequest(method, std::move(params), reply);
   } catch (const std::exception& e) {
     log::error("handler of ", method, " threw: ", e.what());
     if (!reply.replied())
@@ -244,7 +244,7 @@ void JsonRpcConnection::handleRequest(const std::string& method, json id, json p
   }
 }
 
-void JsonRpcConnection::handleNotification(const std::string& method, const json& params) {
+void JsonRpcConnection::handleNotification(const std::string& method, json params) {
   log::debug("<-- ", method);
   if (method == "$/cancelRequest") {
     const json* id = params.is_object() && params.contains("id") ? &params["id"] : nullptr;
@@ -263,7 +263,7 @@ void JsonRpcConnection::handleNotification(const std::string& method, const json
     return;
   }
   try {
-    handler_.onNotification(method, params);
+    handler_.onNotification(method, std::move(params));
   } catch (const std::exception& e) {
     log::error("handler of notification ", method, " threw: ", e.what());
   }

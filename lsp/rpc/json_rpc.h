@@ -71,8 +71,8 @@ private:
 class RpcHandler {
 public:
   virtual ~RpcHandler() = default;
-  virtual void onRequest(const std::string& method, const nlohmann::json& params, Reply reply) = 0;
-  virtual void onNotification(const std::string& method, const nlohmann::json& params) = 0;
+  virtual void onRequest(const std::string& method, nlohmann::json params, Reply reply) = 0;
+  virtual void onNotification(const std::string& method, nlohmann::json params) = 0;
   /// The input ended: EOF (`problem` empty) or a broken frame / read error (`problem` says why).
   virtual void onInputClosed(const std::string& problem) = 0;
 };
@@ -113,7 +113,7 @@ public:
 
 private:
   void handleRequest(const std::string& method, nlohmann::json id, nlohmann::json params);
-  void handleNotification(const std::string& method, const nlohmann::json& params);
+  void handleNotification(const std::string& method, nlohmann::json params);
   void handleResponse(const nlohmann::json& message);
   void failAllCalls(CallResponse::Kind kind, const std::string& why);
 

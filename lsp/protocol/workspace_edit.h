@@ -1,0 +1,64 @@
+// Edits the server asks the editor to apply, and workspace/executeCommand (LSP 3.17 §workspace).
+//
+// hashline sends one TextDocumentEdit per document per request, versioned with the exact
+// mirror version (DESIGN §6), inside `documentChanges`; `changes` (unversioned) is read for
+// completeness only.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "lsp/protocol/basic_types.h"
+
+namespace hashline::lsp {
+
+struct TextEdit {
+  Range range;
+  std::string newText;
+};
+
+struct TextDocumentEdit {
+  OptionalVersionedTextDocumentIdentifier textDocument;
+  std::vector<TextEdit> edits;
+};
+
+struct WorkspaceEdit {
+  std::vector<TextDocumentEdit> documentChanges;
+  std::map<std::string, std::vector<TextEdit>> changes; // uri → edits (unversioned)
+};
+
+struct ApplyWorkspaceEditParams {
+  std::optional<std::string> label;
+  WorkspaceEdit edit;
+};
+
+struct ApplyWorkspaceEditResult {
+  bool applied = false;
+  std::optional<std::string> failureReason;
+  std::optional<std::uint32_t> failedChange;
+};
+
+struct ExecuteCommandParams {
+  std::string command;
+  nlohmann::json arguments = nlohmann::json::array(); // always an array after parsing
+};
+
+bool fromJSON(const nlohmann::json& value, TextEdit& out, JsonPath path);
+bool fromJSON(const nlohmann::json& value, TextDocumentEdit& out, JsonPath path);
+bool fromJSON(const nlohmann::json& value, WorkspaceEdit& out, JsonPath path);
+bool fromJSON(const nlohmann::json& value, ApplyWorkspaceEditParams& out, JsonPath path);
+bool fromJSON(const nlohmann::json& value, ApplyWorkspaceEditResult& out, JsonPath path);
+bool fromJSON(const nlohmann::json& value, ExecuteCommandParams& out, JsonPath path);
+
+nlohmann::json toJSON(const TextEdit& edit);
+nlohmann::json toJSON(const TextDocumentEdit& edit);
+nlohmann::json toJSON(const WorkspaceEdit& edit);
+nlohmann::json toJSON(const ApplyWorkspaceEditParams& params);
+nlohmann::json toJSON(const ApplyWorkspaceEditResult& result);
+nlohmann::json toJSON(const ExecuteCommandParams& params);
+
+} // namespace hashline::lsp
