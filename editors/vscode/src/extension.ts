@@ -1,6 +1,7 @@
 // Entry point of the hashline VS Code extension: creates the output channels, starts the
 // `hashline lsp` server for every file and untitled buffer, and registers the commands, the
 // language-model tools and the test hooks. VS Code calls activate() once, on startup finished.
+import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { HashlineServer, errorText } from './server';
@@ -14,7 +15,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const log = vscode.window.createOutputChannel('hashline');
   const trace = vscode.window.createOutputChannel('hashline trace');
   // One agent session per window: the tools' reads and edits must share it (NOT_OBSERVED otherwise).
-  server = new HashlineServer(log, trace, `vscode-${vscode.env.sessionId}`);
+  // (vscode.env.sessionId is a fixed placeholder in VS Code for the web, so make our own.)
+  server = new HashlineServer(log, trace, `vscode-${randomUUID()}`);
   context.subscriptions.push(
     log,
     trace,

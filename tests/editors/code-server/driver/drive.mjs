@@ -1,0 +1,208 @@
+// The code-server scenario: real VS Code 1.100.3 (web) in headless chromium, with the built
+// hashline .vsix installed and `hashline lsp` started by it. A person types into a workspace file;
+// then the parts listed in CS_PARTS run:
+//   mirror — the server's mirror (hashline/snapshot: version, line count, SHA-256) equals the
+//            editor's model after typing, for a file and for an untitled buffer; disk untouched.
+//   tools  — the language-model tools (vscode.lm.invokeTool, as agent mode calls them):
+//            hashline_read, an anchored hashline_edit landing in the unsaved buffer, and a stale
+//            anchor (line typed over after the read) refused with STALE_ANCHOR.
+//   cli    — the same through `$HASHLINE_BIN read/edit` in a "terminal" (agent socket): the CLI
+//            sees the unsaved text, its edit lands in the editor model, the tab is dirty, the
+//            disk is unchanged, and a stale anchor after typing is refused.
+// Started by run.sh with: CS_URL CS_WS CS_TEST_DIR CS_CACHE HASHLINE_BIN CS_PARTS (+ the env the
+// CLI needs to find the sidecar). Prints PASS/FAIL lines and "N passed, N failed"; exit 0 iff
+// every check ran and passed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Hooks, Ledger, launchBrowser, linesOf, parseRows, poll, runCli, sleep } from './harness.mjs';
+
+const env = process.env;
+const url = env.CS_URL;
+const ws = env.CS_WS;
+const testDir = env.CS_TEST_DIR;
+const bin = env.HASHLINE_BIN;
+const parts = new Set((env.CS_PARTS || 'mirror').split(',').map((s) => s.trim()).filter(Boolean));
+const sampleName = 'sample.txt';
+const samplePath = path.join(ws, sampleName);
+const sampleOrig = fs.readFileSync(samplePath);
+
+const L = new Ledger(path.join(testDir, 'driver.log'));
+const hooks = new Hooks(path.join(testDir, 'hooks'));
+
+const orig = (n) => linesOf(sampleOrig.toString('utf8'))[n - 1];
+const diskUnchanged = () => Buffer.compare(fs.readFileSync(samplePath), sampleOrig) === 0;
+
+async function docState(match) {
+  const st = await hooks.call('state');
+  return st.documents.find((d) => match(d.uri));
+}
+const sampleDoc = () => docState((u) => u.endsWith('/' + sampleName));
+const lineOf = (doc, n) => linesOf(doc.text)[n - 1];
+
+// Puts the cursor at the end of a line of the active editor and types like a person.
+async function typeAtLineEnd(page, line, text) {
+  await page.keyboard.press('Control+Home');
+  for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await page.keyboard.type(text, { delay: 15 });
+}
+
+async function focusEditor(page) {
+  const sel = '.editor-group-container.active .monaco-editor .view-lines';
+  await page.waitForSelector(sel, { timeout: 30000 });
+  await page.click(sel);
+}
+
+async function mirrorMatches(target) {
+  const r = await poll(async () => {
+    const c = await hooks.call('mirrorCheck', { path: target });
+    return c.match ? c : (mirrorMatches.last = c, null);
+  }, { limitMs: 10000, everyMs: 200 });
+  return r || mirrorMatches.last;
+}
+
+async function partMirror(page) {
+  await focusEditor(page);
+  await typeAtLineEnd(page, 1, ' typed');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\u00e9t\u00e9 \u{1F600} last', { delay: 15 });
+  const doc = await poll(async () => {
+    const d = await sampleDoc();
+    return d && d.text.includes('\u{1F600} last') ? d : null;
+  });
+  L.check('mirror: typing reached the editor model', doc && lineOf(doc, 1) === orig(1) + ' typed', doc && lineOf(doc, 1));
+  const dirtyTab = await page.locator('.tabs-container .tab.active.dirty').count();
+  L.check('mirror: buffer and tab are dirty, disk unchanged', doc && doc.isDirty && dirtyTab === 1 && diskUnchanged(),
+    { isDirty: doc && doc.isDirty, dirtyTab });
+  const m = await mirrorMatches(sampleName);
+  L.check('mirror: server snapshot equals editor (version, lineCount, sha256)', m && m.match, m);
+
+  // An untitled buffer is mirrored too (documentSelector scheme untitled).
+  const untitled = await hooks.call('newUntitled', { content: 'scratch\n' });
+  await focusEditor(page);
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('typed into an untitled buffer', { delay: 15 });
+  await poll(async () => (await docState((u) => u === untitled.uri))?.text.includes('untitled buffer'));
+  const mu = await mirrorMatches(untitled.uri);
+  L.check('mirror: untitled buffer mirrored', mu && mu.match && mu.documents[0].uri.startsWith('untitled:'), mu);
+  await hooks.call('open', { path: sampleName });
+}
+
+async function partTools(page) {
+  const read = await hooks.call('tool', { name: 'hashline_read', input: { path: sampleName } });
+  const rows = parseRows(read.text);
+  const doc = await sampleDoc();
+  const expect = linesOf(doc.text).filter((l, i, a) => !(i === a.length - 1 && l === ''));
+  L.check('tools: hashline_read returns one anchored row per buffer line (unsaved text included)',
+    rows.length === expect.length && rows.every((r, i) => r.line === i + 1 && r.text === expect[i]),
+    { rows: rows.length, lines: expect.length, head: read.text.slice(0, 300) });
+  const r2 = rows.find((r) => r.line === 2);
+  const r12 = rows.find((r) => r.line === 12);
+  if (!r2 || !r12) return;
+
+  const edit = await hooks.call('tool', {
+    name: 'hashline_edit',
+    input: { path: sampleName, edits: [{ op: 'replace', anchor: r2.anchor, content: 'line 2 (edited by agent tool)' }] },
+  });
+  const after = await poll(async () => {
+    const d = await sampleDoc();
+    return d && lineOf(d, 2) === 'line 2 (edited by agent tool)' ? d : null;
+  });
+  L.check('tools: hashline_edit applied', /^Applied/.test(edit.text), edit.text);
+  L.check('tools: the edit is in the editor model, dirty, disk unchanged',
+    after && after.isDirty && diskUnchanged() && lineOf(after, 1) === orig(1) + ' typed',
+    after ? { line2: lineOf(after, 2), isDirty: after.isDirty } : 'line 2 never changed');
+
+  // The user types on line 12 after the agent read it: the agent's anchor is stale.
+  await focusEditor(page);
+  await typeAtLineEnd(page, 12, ' user');
+  await poll(async () => lineOf(await sampleDoc(), 12).endsWith(' user'));
+  const stale = await hooks.call('tool', {
+    name: 'hashline_edit',
+    input: { path: sampleName, edits: [{ op: 'replace', anchor: r12.anchor, content: 'line 12 (agent, stale)' }] },
+  });
+  await sleep(300);
+  const d12 = await sampleDoc();
+  L.check('tools: stale anchor refused with STALE_ANCHOR', /REFUSED \(STALE_ANCHOR\)/.test(stale.text), stale.text);
+  L.check('tools: refused edit left the buffer alone', lineOf(d12, 12) === orig(12) + ' user', lineOf(d12, 12));
+}
+
+async function partCli(page) {
+  const cliEnv = { ...env, HASHLINE_SESSION: 'code-server-test-cli' };
+  const read = runCli(bin, ['read', samplePath, '--json'], cliEnv);
+  const doc = await sampleDoc();
+  const lines = read.json && Array.isArray(read.json.lines) ? read.json.lines : null;
+  L.check('cli: `hashline read --json` exits 0 with lines', read.status === 0 && lines,
+    { status: read.status, stderr: read.stderr, stdout: (read.stdout || '').slice(0, 300), error: read.error });
+  if (!lines) return;
+  L.check('cli: read sees the unsaved buffer, not the disk',
+    lines[0] && lines[0].text === lineOf(doc, 1) && lines[0].text !== linesOf(sampleOrig.toString())[0],
+    { cli: lines[0] && lines[0].text, editor: lineOf(doc, 1) });
+  const a18 = lines.find((l) => l.line === 18);
+  const a20 = lines.find((l) => l.line === 20);
+
+  const edits = JSON.stringify([{ op: 'replace', anchor: a18.anchor, content: 'line 18 (edited through the CLI)' }]);
+  const edit = runCli(bin, ['edit', samplePath, '--edits', edits, '--json'], cliEnv);
+  L.check('cli: `hashline edit` applied', edit.status === 0 && edit.json && edit.json.status === 'applied',
+    { status: edit.status, stdout: edit.stdout, stderr: edit.stderr });
+  const after = await poll(async () => {
+    const d = await sampleDoc();
+    return d && lineOf(d, 18) === 'line 18 (edited through the CLI)' ? d : null;
+  });
+  L.check('cli: the editor model changed', !!after, after ? undefined : lineOf(await sampleDoc(), 18));
+  const shown = await page.locator('.editor-group-container.active .monaco-editor .view-lines').innerText();
+  const dirtyTab = await page.locator('.tabs-container .tab.active.dirty').count();
+  L.check('cli: the tab shows unsaved changes (dirty)', after && after.isDirty && dirtyTab === 1, { isDirty: after && after.isDirty, dirtyTab });
+  L.check('cli: the file on disk is unchanged', diskUnchanged());
+  L.check('cli: the edit is visible on screen', shown.includes('edited through the CLI') || !after, shown.slice(0, 200));
+
+  // The user types on line 20 after the CLI read: the CLI's anchor for line 20 is stale.
+  await focusEditor(page);
+  await typeAtLineEnd(page, 20, ' user');
+  await poll(async () => lineOf(await sampleDoc(), 20).endsWith(' user'));
+  const staleEdits = JSON.stringify([{ op: 'replace', anchor: a20.anchor, content: 'line 20 (CLI, stale)' }]);
+  const stale = runCli(bin, ['edit', samplePath, '--edits', staleEdits, '--json'], cliEnv);
+  const code = stale.json?.error?.code ?? (/(STALE_ANCHOR)/.exec(stale.stderr || '') || [])[1];
+  await sleep(300);
+  const d20 = await sampleDoc();
+  L.check('cli: stale anchor after typing refused (exit 1, STALE_ANCHOR)', stale.status === 1 && code === 'STALE_ANCHOR',
+    { status: stale.status, stdout: stale.stdout, stderr: stale.stderr });
+  L.check('cli: refused edit left the buffer alone', lineOf(d20, 20) === orig(20) + ' user', lineOf(d20, 20));
+}
+
+async function main() {
+  let ctx;
+  try {
+    L.log('parts', [...parts].join(','), 'url', url);
+    ctx = await launchBrowser(env.CS_CACHE, path.join(testDir, 'chrome-profile'));
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    page.on('pageerror', (e) => L.log('pageerror', String(e).slice(0, 300)));
+    await page.goto(url, { timeout: 60000 });
+    await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+    L.log('workbench up');
+    const state = await poll(async () => {
+      try { const s = await hooks.call('state', {}, 2000); return s.running ? s : null; } catch { return null; }
+    }, { limitMs: 45000, everyMs: 500 });
+    if (!L.check('extension activated and `hashline lsp` running', state, 'see hashline output channel log (run.sh prints it)')) return;
+    L.log('server', JSON.stringify(state.serverInfo));
+    await hooks.call('open', { path: sampleName });
+    const all = ['mirror', 'tools', 'cli'];
+    for (const p of all) {
+      if (!parts.has(p)) { L.notRun(p, 'not in CS_PARTS'); continue; }
+      L.log('part', p);
+      try {
+        await { mirror: partMirror, tools: partTools, cli: partCli }[p](page);
+      } catch (e) {
+        L.check(`${p}: ran to the end`, false, String(e && e.stack || e));
+      }
+    }
+    await page.screenshot({ path: path.join(testDir, 'screen.png') });
+  } catch (e) {
+    L.check('driver ran to the end', false, String(e && e.stack || e));
+  } finally {
+    if (ctx) await ctx.close().catch(() => {});
+  }
+}
+
+await main();
+process.exit(L.summary() ? 0 : 1);
