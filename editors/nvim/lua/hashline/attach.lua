@@ -11,6 +11,7 @@ M.client_name = 'hashline'
 
 -- root directory -> client id of the running client for it
 local client_by_root = {}
+local warned_binary = false
 
 local function notify(msg, level)
   vim.notify('hashline: ' .. msg, level or vim.log.levels.INFO)
@@ -322,7 +323,11 @@ function M.enable_autostart()
       local bufnr = args.buf
       vim.schedule(function()
         if vim.api.nvim_buf_is_valid(bufnr) and config.get().autostart then
-          M.attach(bufnr)
+          local client_id, reason = M.attach(bufnr)
+          if not client_id and reason and reason:find('cannot run', 1, true) and not warned_binary then
+            warned_binary = true -- once per session, not once per buffer
+            notify(reason, vim.log.levels.WARN)
+          end
         end
       end)
     end,
