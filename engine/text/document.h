@@ -10,17 +10,17 @@
 // Not thread-safe: the owner serializes access (one queue per document).
 #pragma once
 
+#include "engine/support/result.h"
+#include "engine/text/change_log.h"
+#include "engine/text/encoding.h"
+#include "engine/text/rope.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "engine/support/result.h"
-#include "engine/text/change_log.h"
-#include "engine/text/encoding.h"
-#include "engine/text/rope.h"
 
 namespace hashline {
 

@@ -16,15 +16,15 @@
 // different threads concurrently (node reference counts are atomic).
 #pragma once
 
+#include "engine/support/result.h"
+#include "engine/text/encoding.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include "engine/support/result.h"
-#include "engine/text/encoding.h"
 
 namespace hashline {
 

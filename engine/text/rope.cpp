@@ -1,0 +1,289 @@
+// Rope: conversions as descents over the cached metrics, and replace() as a rebuild of the few
+// chunks an edit touches spliced between the untouched halves of the tree (see rope.h).
+#include "engine/text/rope.h"
+
+#include "engine/text/rope_chunk.h"
+#include "engine/text/rope_node.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace hashline {
+
+using rope_detail::BreakSpan;
+using rope_detail::LeafRef;
+using rope_detail::Node;
+using rope_detail::NodePtr;
+using rope_detail::Unit;
+
+namespace {
+
+Unit unitOf(PositionEncoding encoding) {
+  return encoding == PositionEncoding::Utf16 ? Unit::Utf16 : Unit::CodePoint;
+}
+
+/// The `ordinal`-th line break (1-based, <= root.breaks) as global [start, end) byte offsets.
+BreakSpan findBreak(const Node* node, std::size_t ordinal) {
+  std::size_t offset = 0;
+  while (!node->isLeaf()) {
+    const std::size_t last = node->children.size() - 1;
+    std::size_t index = 0;
+    while (index < last && node->children[index]->metrics.breaks < ordinal) {
+      ordinal -= node->children[index]->metrics.breaks;
+      offset += node->children[index]->metrics.bytes;
+      ++index;
+    }
+    node = node->children[index].get();
+  }
+  BreakSpan local = rope_detail::nthBreak(node->bytes, ordinal);
+  return {offset + local.start, offset + local.end};
+}
+
+/// Line breaks whose terminator ends at or before `byte`.
+std::size_t breaksBeforeByte(const Node* node, std::size_t byte) {
+  std::size_t breaks = 0;
+  while (!node->isLeaf()) {
+    const std::size_t last = node->children.size() - 1;
+    std::size_t index = 0;
+    while (index < last && byte >= node->children[index]->metrics.bytes) {
+      byte -= node->children[index]->metrics.bytes;
+      breaks += node->children[index]->metrics.breaks;
+      ++index;
+    }
+    node = node->children[index].get();
+  }
+  return breaks + rope_detail::breaksBefore(node->bytes, byte);
+}
+
+/// Units of the code points starting before `byte`.
+std::size_t unitsBeforeByte(const Node* node, std::size_t byte, Unit unit) {
+  std::size_t units = 0;
+  while (!node->isLeaf()) {
+    const std::size_t last = node->children.size() - 1;
+    std::size_t index = 0;
+    while (index < last && byte >= node->children[index]->metrics.bytes) {
+      byte -= node->children[index]->metrics.bytes;
+      units += rope_detail::unitsOf(node->children[index]->metrics, unit);
+      ++index;
+    }
+    node = node->children[index].get();
+  }
+  return units + rope_detail::unitsBefore(node->bytes, byte, unit);
+}
+
+/// The byte where unit number `units` starts (global).
+rope_detail::UnitHit byteOfUnit(const Node* node, std::size_t units, Unit unit) {
+  std::size_t offset = 0;
+  while (!node->isLeaf()) {
+    const std::size_t last = node->children.size() - 1;
+    std::size_t index = 0;
+    while (index < last && units >= rope_detail::unitsOf(node->children[index]->metrics, unit)) {
+      units -= rope_detail::unitsOf(node->children[index]->metrics, unit);
+      offset += node->children[index]->metrics.bytes;
+      ++index;
+    }
+    node = node->children[index].get();
+  }
+  rope_detail::UnitHit local = rope_detail::byteOfUnits(node->bytes, units, unit);
+  return {offset + local.byte, local.inside};
+}
+
+bool isBoundaryByte(const Node* root, std::size_t byte) {
+  LeafRef ref = rope_detail::leafAt(root, byte);
+  return rope_detail::isCodePointBoundary(ref.leaf->bytes, byte - ref.start);
+}
+
+void visitChunks(const Node& node, std::size_t begin, std::size_t end,
+                 const std::function<void(std::string_view)>& visit) {
+  if (node.isLeaf()) {
+    visit(std::string_view(node.bytes).substr(begin, end - begin));
+    return;
+  }
+  std::size_t offset = 0;
+  for (const auto& child : node.children) {
+    std::size_t size = child->metrics.bytes;
+    if (offset >= end) break;
+    if (offset + size > begin) {
+      std::size_t local_begin = begin > offset ? begin - offset : 0;
+      std::size_t local_end = std::min(end - offset, size);
+      visitChunks(*child, local_begin, local_end, visit);
+    }
+    offset += size;
+  }
+}
+
+} // namespace
+
+Rope::Rope() : root_(rope_detail::emptyLeaf()) {}
+
+Rope::Rope(std::string_view text) : root_(rope_detail::buildFromText(text)) {
+  if (!root_) root_ = rope_detail::emptyLeaf();
+}
+
+Rope::Rope(std::shared_ptr<const rope_detail::Node> root) : root_(std::move(root)) {
+  if (!root_) root_ = rope_detail::emptyLeaf();
+}
+
+std::size_t Rope::byteSize() const {
+  return root_->metrics.bytes;
+}
+
+std::size_t Rope::lineBreaks() const {
+  return root_->metrics.breaks;
+}
+
+std::size_t Rope::lineStartByte(std::size_t line) const {
+  if (line == 0) return 0;
+  if (line > lineBreaks()) return byteSize();
+  return findBreak(root_.get(), line).end;
+}
+
+std::size_t Rope::lineEndByte(std::size_t line) const {
+  if (line >= lineBreaks()) return byteSize();
+  return findBreak(root_.get(), line + 1).start;
+}
+
+std::size_t Rope::lineEndWithBreakByte(std::size_t line) const {
+  if (line >= lineBreaks()) return byteSize();
+  return findBreak(root_.get(), line + 1).end;
+}
+
+std::size_t Rope::lineOfByte(std::size_t byte) const {
+  return breaksBeforeByte(root_.get(), std::min(byte, byteSize()));
+}
+
+Result<std::size_t> Rope::byteOfPosition(LspPosition position, PositionEncoding encoding) const {
+  if (position.line >= lineCount())
+    return Error::make(ErrorCode::Desynced, "position line " + std::to_string(position.line) +
+                                                " is past the end of the document (" +
+                                                std::to_string(lineCount()) + " lines)");
+  const std::size_t start = lineStartByte(position.line);
+  const std::size_t end = lineEndByte(position.line);
+  if (encoding == PositionEncoding::Utf8) {
+    std::size_t byte = start + std::min<std::size_t>(position.character, end - start);
+    if (!isBoundaryByte(root_.get(), byte))
+      return Error::make(ErrorCode::Desynced, "position " + std::to_string(position.line) + ":" +
+                                                  std::to_string(position.character) +
+                                                  " falls inside a multi-byte UTF-8 sequence");
+    return byte;
+  }
+  const Unit unit = unitOf(encoding);
+  const std::size_t start_units = unitsBeforeByte(root_.get(), start, unit);
+  const std::size_t end_units = unitsBeforeByte(root_.get(), end, unit);
+  if (position.character >= end_units - start_units) return end;
+  rope_detail::UnitHit hit = byteOfUnit(root_.get(), start_units + position.character, unit);
+  if (hit.inside)
+    return Error::make(ErrorCode::Desynced, "position " + std::to_string(position.line) + ":" +
+                                                std::to_string(position.character) +
+                                                " falls inside a UTF-16 surrogate pair");
+  return hit.byte;
+}
+
+LspPosition Rope::positionOfByte(std::size_t byte, PositionEncoding encoding) const {
+  byte = std::min(byte, byteSize());
+  const std::size_t line = lineOfByte(byte);
+  const std::size_t start = lineStartByte(line);
+  std::size_t character = byte - start;
+  if (encoding != PositionEncoding::Utf8) {
+    const Unit unit = unitOf(encoding);
+    character =
+        unitsBeforeByte(root_.get(), byte, unit) - unitsBeforeByte(root_.get(), start, unit);
+  }
+  return {static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(character)};
+}
+
+std::size_t Rope::lineLength(std::size_t line, PositionEncoding encoding) const {
+  const std::size_t start = lineStartByte(line);
+  const std::size_t end = lineEndByte(line);
+  if (encoding == PositionEncoding::Utf8) return end - start;
+  const Unit unit = unitOf(encoding);
+  return unitsBeforeByte(root_.get(), end, unit) - unitsBeforeByte(root_.get(), start, unit);
+}
+
+std::string Rope::slice(std::size_t begin, std::size_t end) const {
+  std::string out;
+  out.reserve(end - begin);
+  forEachChunk(begin, end, [&](std::string_view piece) { out.append(piece); });
+  return out;
+}
+
+std::string Rope::lineText(std::size_t line) const {
+  return slice(lineStartByte(line), lineEndByte(line));
+}
+
+std::string Rope::toString() const {
+  return slice(0, byteSize());
+}
+
+void Rope::forEachChunk(std::size_t begin, std::size_t end,
+                        const std::function<void(std::string_view)>& visit) const {
+  end = std::min(end, byteSize());
+  if (begin >= end) return;
+  visitChunks(*root_, begin, end, visit);
+}
+
+void Rope::replace(std::size_t begin, std::size_t end, std::string_view text) {
+  const std::size_t size = byteSize();
+  assert(begin <= end && end <= size);
+  if (begin == end && text.empty()) return;
+  if (size == 0) {
+    *this = Rope(text);
+    return;
+  }
+  // Rebuild whole chunks: from the start of the chunk holding `begin` to the end of the chunk
+  // holding the last replaced byte, widened by a neighbour while the new bytes would be too
+  // short for a chunk or would fuse with the neighbour (a CRLF or a UTF-8 sequence across the
+  // seam). Everything outside is shared with the old tree.
+  const LeafRef first = rope_detail::leafAt(root_.get(), std::min(begin, size - 1));
+  const LeafRef last = end > begin ? rope_detail::leafAt(root_.get(), end - 1) : first;
+  std::size_t region_begin = first.start;
+  std::size_t region_end = last.start + last.leaf->bytes.size();
+  std::string bytes;
+  bytes.reserve(region_end - region_begin - (end - begin) + text.size());
+  bytes.append(first.leaf->bytes, 0, begin - first.start);
+  bytes.append(text);
+  bytes.append(last.leaf->bytes, end - last.start);
+  std::size_t region_leaves = first.leaf == last.leaf ? 1 : 2;
+  for (bool widened = true; widened;) {
+    widened = false;
+    if (region_begin > 0) {
+      LeafRef previous = rope_detail::leafAt(root_.get(), region_begin - 1);
+      if (bytes.size() < rope_detail::kMinLeafBytes ||
+          rope_detail::seamJoins(previous.leaf->bytes, bytes)) {
+        bytes.insert(0, previous.leaf->bytes);
+        region_begin = previous.start;
+        widened = true;
+        region_leaves = 2;
+      }
+    }
+    if (region_end < size) {
+      LeafRef next = rope_detail::leafAt(root_.get(), region_end);
+      if (bytes.size() < rope_detail::kMinLeafBytes ||
+          rope_detail::seamJoins(bytes, next.leaf->bytes)) {
+        bytes.append(next.leaf->bytes);
+        region_end += next.leaf->bytes.size();
+        widened = true;
+        region_leaves = 2;
+      }
+    }
+  }
+  // Common case: one chunk in, one chunk out — copy the path to it and nothing else.
+  if (region_leaves == 1 && bytes.size() <= rope_detail::kMaxLeafBytes &&
+      (bytes.size() >= rope_detail::kMinLeafBytes || root_->isLeaf())) {
+    NodePtr leaf = bytes.empty() ? rope_detail::emptyLeaf() : rope_detail::makeLeaf(bytes);
+    root_ = rope_detail::replaceLeaf(root_, region_begin, std::move(leaf));
+    return;
+  }
+  NodePtr middle = rope_detail::buildFromText(bytes);
+  NodePtr left = rope_detail::split(root_, region_begin).first;
+  NodePtr right = rope_detail::split(root_, region_end).second;
+  root_ = rope_detail::join(rope_detail::join(left, middle), right);
+  if (!root_) root_ = rope_detail::emptyLeaf();
+}
+
+bool Rope::checkInvariants() const {
+  if (!root_) return false;
+  return rope_detail::checkTree(*root_);
+}
+
+} // namespace hashline
