@@ -1,0 +1,141 @@
+// Per-session observations of documents; see observation.h.
+#include "engine/verify/observation.h"
+
+#include <algorithm>
+
+namespace hashline {
+
+std::uint64_t issuedAnchorKey(const Anchor& anchor, Tier tier) {
+  return (std::uint64_t(anchor.line) << 32) | (std::uint64_t(tier) << 30) |
+         (std::uint64_t(anchor.line_digest & 0x7fff) << 15) |
+         std::uint64_t(anchor.context_digest.value_or(0) & 0x7fff);
+}
+
+bool ReadRecord::issuedAnchor(const Anchor& anchor) const {
+  if ((tier == Tier::Line) != !anchor.context_digest.has_value()) return false;
+  return std::binary_search(issued.begin(), issued.end(), issuedAnchorKey(anchor, tier));
+}
+
+bool ReadRecord::showedLine(std::uint32_t line) const {
+  for (const auto& span : shown)
+    if (span.first <= line && line <= span.last) return true;
+  return false;
+}
+
+Observation::Observation(std::size_t max_reads, std::size_t max_keys)
+    : max_reads_(max_reads == 0 ? 1 : max_reads), max_keys_(max_keys) {}
+
+ReadRecord& Observation::recordFor(std::int64_t version, Tier tier, std::uint32_t line_count,
+                                   std::uint32_t lsp_line_count) {
+  for (auto it = reads_.begin(); it != reads_.end(); ++it) {
+    if (it->version != version || it->tier != tier) continue;
+    // Same text seen again: move it to the back so it counts as the latest read.
+    ReadRecord record = std::move(*it);
+    reads_.erase(it);
+    reads_.push_back(std::move(record));
+    return reads_.back();
+  }
+  reads_.push_back(ReadRecord{version, tier, line_count, lsp_line_count, {}, {}});
+  return reads_.back();
+}
+
+void Observation::addShown(ReadRecord& record, LineSpan span) {
+  record.shown.push_back(span);
+  std::sort(record.shown.begin(), record.shown.end(),
+            [](const LineSpan& a, const LineSpan& b) { return a.first < b.first; });
+  std::vector<LineSpan> merged;
+  for (const auto& s : record.shown) {
+    if (!merged.empty() && s.first <= merged.back().last + 1)
+      merged.back().last = std::max(merged.back().last, s.last);
+    else
+      merged.push_back(s);
+  }
+  record.shown = std::move(merged);
+}
+
+void Observation::recordAnchors(std::int64_t version, Tier tier, std::uint32_t line_count,
+                                std::uint32_t lsp_line_count, const std::vector<Anchor>& anchors) {
+  ReadRecord& record = recordFor(version, tier, line_count, lsp_line_count);
+  std::vector<std::uint64_t> keys;
+  keys.reserve(anchors.size());
+  std::vector<LineSpan> runs;
+  for (const auto& anchor : anchors) {
+    keys.push_back(issuedAnchorKey(anchor, tier));
+    if (!runs.empty() && runs.back().last + 1 == anchor.line)
+      runs.back().last = anchor.line;
+    else
+      runs.push_back(LineSpan{anchor.line, anchor.line});
+  }
+  for (const auto& run : runs)
+    addShown(record, run);
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::uint64_t> merged;
+  merged.reserve(record.issued.size() + keys.size());
+  std::set_union(record.issued.begin(), record.issued.end(), keys.begin(), keys.end(),
+                 std::back_inserter(merged));
+  record.issued = std::move(merged);
+  enforceBounds();
+}
+
+void Observation::recordRead(const ReadView& view) {
+  recordAnchors(view.version, view.tier, view.line_count, view.lsp_line_count, view.anchors);
+  if (view.anchors.empty()) {
+    // An empty window still counts as having observed the document.
+    recordFor(view.version, view.tier, view.line_count, view.lsp_line_count);
+  }
+}
+
+void Observation::enforceBounds() {
+  std::size_t keys = 0;
+  for (const auto& record : reads_)
+    keys += record.issued.size();
+  while (reads_.size() > 1 && (reads_.size() > max_reads_ || keys > max_keys_)) {
+    keys -= reads_.front().issued.size();
+    reads_.pop_front();
+  }
+}
+
+const ReadRecord* Observation::issuerOf(const Anchor& anchor) const {
+  for (auto it = reads_.rbegin(); it != reads_.rend(); ++it)
+    if (it->issuedAnchor(anchor)) return &*it;
+  return nullptr;
+}
+
+Observation& ObservationStore::observe(const std::string& session, const std::string& document) {
+  return observations_[{session, document}];
+}
+
+const Observation* ObservationStore::find(const std::string& session,
+                                          const std::string& document) const {
+  const auto it = observations_.find({session, document});
+  return it == observations_.end() ? nullptr : &it->second;
+}
+
+Observation* ObservationStore::find(const std::string& session, const std::string& document) {
+  const auto it = observations_.find({session, document});
+  return it == observations_.end() ? nullptr : &it->second;
+}
+
+void ObservationStore::forgetDocument(const std::string& document) {
+  std::erase_if(observations_, [&](const auto& entry) { return entry.first.second == document; });
+}
+
+void ObservationStore::forgetSession(const std::string& session) {
+  std::erase_if(observations_, [&](const auto& entry) { return entry.first.first == session; });
+}
+
+void ObservationStore::renameDocument(const std::string& from, const std::string& to) {
+  std::vector<std::pair<std::string, Observation>> moved;
+  for (auto it = observations_.begin(); it != observations_.end();) {
+    if (it->first.second == from) {
+      moved.emplace_back(it->first.first, std::move(it->second));
+      it = observations_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto& [session, observation] : moved)
+    observations_.insert_or_assign({session, to}, std::move(observation));
+}
+
+} // namespace hashline

@@ -1,0 +1,108 @@
+// Observations: what the sidecar showed each agent session of each document (DESIGN §3, §4.0).
+//
+// An Observation belongs to one (session, document) pair and lists the reads made: for each, the
+// version (a document version, or a fingerprint id for disk texts), the tier, the read and LSP
+// line counts, the windows of lines shown, and the anchors issued — kept as exact 64-bit keys
+// (line, tier, both digests packed; no hashing, no collisions). The verifier asks it:
+//  - was the document observed at all? (else NOT_OBSERVED)
+//  - which read issued this anchor, at which version and tier? (exact rebase through the log)
+//  - was this anchor ever issued? (ANCHOR_UNKNOWN versus STALE_ANCHOR)
+// Callers record every set of anchors an agent is shown: reads, the fresh anchors returned after
+// an edit (with the version the edit produced, once confirmed), and the anchors in error data
+// (the verifier records those itself, at the current version).
+//
+// Reads of the same version and tier merge into one record. Bounded: at most `max_reads` records
+// and `max_keys` issued anchors per observation, oldest reads dropped first (a dropped read's
+// anchors then verify as anchors from "no history").
+//
+// ObservationStore maps (session, document key) to Observations; document keys are whatever the
+// caller uses (URI or canonical path). Not thread-safe: callers serialize access.
+#pragma once
+
+#include "engine/anchors/anchor.h"
+#include "engine/anchors/reader.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hashline {
+
+/// 1-based inclusive line window.
+struct LineSpan {
+  std::uint32_t first = 0;
+  std::uint32_t last = 0;
+  bool operator==(const LineSpan&) const = default;
+};
+
+/// The exact key of an issued anchor (line, tier, line digest, context digest).
+std::uint64_t issuedAnchorKey(const Anchor& anchor, Tier tier);
+
+struct ReadRecord {
+  std::int64_t version = 0;
+  Tier tier = Tier::Block;
+  std::uint32_t line_count = 0;      // read lines at that version
+  std::uint32_t lsp_line_count = 0;  // LSP lines at that version
+  std::vector<LineSpan> shown;       // merged, sorted windows
+  std::vector<std::uint64_t> issued; // sorted issuedAnchorKey values
+
+  bool issuedAnchor(const Anchor& anchor) const;
+  bool showedLine(std::uint32_t line) const;
+};
+
+class Observation {
+public:
+  explicit Observation(std::size_t max_reads = 64, std::size_t max_keys = 1u << 21);
+
+  /// Records a read view (or fresh anchors) as shown to the session.
+  void recordRead(const ReadView& view);
+  /// Records anchors shown at `version` outside a read view (error data, edit results).
+  void recordAnchors(std::int64_t version, Tier tier, std::uint32_t line_count,
+                     std::uint32_t lsp_line_count, const std::vector<Anchor>& anchors);
+
+  bool observed() const { return !reads_.empty(); }
+  /// The most recent read (nullptr when never observed).
+  const ReadRecord* latest() const { return reads_.empty() ? nullptr : &reads_.back(); }
+  /// The tier of the most recent read (`fallback` when never observed).
+  Tier tier(Tier fallback = Tier::Block) const {
+    return reads_.empty() ? fallback : reads_.back().tier;
+  }
+  /// The most recent read that issued exactly this anchor, in any tier its shape allows
+  /// (2 parts: line; 3 parts: block or chain). nullptr when never issued.
+  const ReadRecord* issuerOf(const Anchor& anchor) const;
+  const std::deque<ReadRecord>& reads() const { return reads_; }
+
+private:
+  ReadRecord& recordFor(std::int64_t version, Tier tier, std::uint32_t line_count,
+                        std::uint32_t lsp_line_count);
+  void addShown(ReadRecord& record, LineSpan span);
+  void enforceBounds();
+
+  std::deque<ReadRecord> reads_;
+  std::size_t max_reads_;
+  std::size_t max_keys_;
+};
+
+class ObservationStore {
+public:
+  /// The observation of `document` by `session`, created empty when missing.
+  Observation& observe(const std::string& session, const std::string& document);
+  /// nullptr when the session never read the document.
+  const Observation* find(const std::string& session, const std::string& document) const;
+  Observation* find(const std::string& session, const std::string& document);
+  /// Drops every session's observation of `document` (closed, deleted, renamed away).
+  void forgetDocument(const std::string& document);
+  void forgetSession(const std::string& session);
+  /// Moves observations of `from` to `to` (a rename keeps what was read).
+  void renameDocument(const std::string& from, const std::string& to);
+
+private:
+  std::map<std::pair<std::string, std::string>, Observation> observations_;
+};
+
+} // namespace hashline

@@ -1,0 +1,501 @@
+// Verifying a batch of anchored edits into one EditPlan; see verifier.h for the rules.
+#include "engine/verify/verifier.h"
+
+#include "engine/anchors/anchor_computer.h"
+#include "engine/anchors/read_lines.h"
+#include "engine/verify/anchor_resolver.h"
+#include "engine/verify/line_plan.h"
+#include "engine/verify/text_checks.h"
+
+#include <algorithm>
+
+namespace hashline {
+namespace {
+
+enum class Position { AtAnchor, Top, End };
+
+struct ParsedEdit {
+  std::size_t index = 0;
+  EditOp op = EditOp::Replace;
+  Position position = Position::AtAnchor;
+  std::optional<Anchor> anchor;
+  std::optional<Anchor> end;
+  std::vector<std::string> lines;
+};
+
+struct ResolvedEdit {
+  ParsedEdit parsed;
+  LineOp op;
+  std::string label; // in the agent's numbering: "replace lines 3-5"
+  std::vector<Rebase> rebases;
+};
+
+std::string linesLabel(std::uint32_t first, std::uint32_t last) {
+  return first == last ? "line " + std::to_string(first)
+                       : "lines " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+std::string editLabel(const ParsedEdit& edit) {
+  const std::string name(editOpName(edit.op));
+  if (edit.position == Position::Top) return "insert at the top";
+  if (edit.position == Position::End) return "insert at the end";
+  const std::uint32_t first = edit.anchor->line;
+  const std::uint32_t last = edit.end ? edit.end->line : first;
+  switch (edit.op) {
+  case EditOp::InsertAfter:
+    return "insert after line " + std::to_string(first);
+  case EditOp::InsertBefore:
+    return "insert before line " + std::to_string(first);
+  case EditOp::Write:
+    return "write";
+  default:
+    return name + " " + linesLabel(first, last);
+  }
+}
+
+std::optional<Position> positionKeyword(std::string_view text) {
+  while (!text.empty() && text.front() == ' ')
+    text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ')
+    text.remove_suffix(1);
+  if (text == "0" || text == "0:") return Position::Top;
+  if (text == "EOF" || text == "eof") return Position::End;
+  return std::nullopt;
+}
+
+Status checkContent(const std::vector<std::string>& lines, const std::string& raw) {
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (startsWithRowPrefix(lines[i]))
+      return Error::make(ErrorCode::MalformedAnchor,
+                         "content line " + std::to_string(i + 1) +
+                             " starts with a read prefix (LINE:LLL:BBB\xE2\x86\x92); content is "
+                             "the new text only")
+          .withHint("remove the pasted LINE:LLL:BBB\xE2\x86\x92 prefixes from content, then retry");
+  if (const auto bad = firstNonTextByte(raw))
+    return Error::make(ErrorCode::NotText,
+                       "content has a NUL byte or invalid UTF-8 at byte " + std::to_string(*bad));
+  return Status::success();
+}
+
+Result<ParsedEdit> parseEdit(const AnchoredEdit& edit, std::size_t index) {
+  ParsedEdit parsed;
+  parsed.index = index;
+  parsed.op = edit.op;
+  if (edit.op == EditOp::Write) {
+    if (auto status = checkContent(splitContentLines(edit.content), edit.content); !status.ok())
+      return std::move(status).error();
+    return parsed;
+  }
+  const bool insert = edit.op == EditOp::InsertAfter || edit.op == EditOp::InsertBefore;
+  if (const auto keyword = positionKeyword(edit.anchor)) {
+    if (!insert)
+      return Error::make(ErrorCode::MalformedAnchor,
+                         std::string(editOpName(edit.op)) +
+                             " needs a line anchor such as 22:c3d:rst, not \"" + edit.anchor +
+                             "\"");
+    parsed.position = *keyword;
+  } else {
+    auto anchor = parseAnchor(edit.anchor);
+    if (!anchor) return std::move(anchor).error();
+    parsed.anchor = *anchor;
+  }
+  if (edit.end) {
+    if (insert)
+      return Error::make(ErrorCode::MalformedAnchor,
+                         std::string(editOpName(edit.op)) + " takes no end anchor");
+    auto end = parseAnchor(*edit.end);
+    if (!end) return std::move(end).error();
+    if (end->line < parsed.anchor->line)
+      return Error::make(ErrorCode::MalformedAnchor,
+                         "end anchor line " + std::to_string(end->line) +
+                             " is before anchor line " + std::to_string(parsed.anchor->line));
+    parsed.end = *end;
+  }
+  if (edit.op == EditOp::Delete) return parsed;
+  parsed.lines = splitContentLines(edit.content);
+  if (insert && parsed.lines.empty()) parsed.lines.push_back(""); // empty content: one blank line
+  if (auto status = checkContent(parsed.lines, edit.content); !status.ok())
+    return std::move(status).error();
+  return parsed;
+}
+
+int errorRank(ErrorCode code) {
+  switch (code) {
+  case ErrorCode::StaleAnchor:
+    return 0;
+  case ErrorCode::StaleVersion:
+    return 1;
+  case ErrorCode::AmbiguousAnchor:
+    return 2;
+  case ErrorCode::AnchorUnknown:
+    return 3;
+  case ErrorCode::OutOfRange:
+    return 4;
+  default:
+    return 5;
+  }
+}
+
+// The span [first, last] of a range op must be untouched since the agent saw it.
+Status checkSpan(const ResolvedAnchor& start, const ResolvedAnchor& end, std::uint32_t first,
+                 std::uint32_t last, const ResolveContext& context) {
+  if (first == last) return Status::success();
+  const auto& state = context.state;
+  const std::uint32_t length = last - first + 1;
+  const ResolvedAnchor* exact = nullptr;
+  for (const ResolvedAnchor* candidate : {&start, &end})
+    if (candidate->exact &&
+        (exact == nullptr || candidate->record->version < exact->record->version))
+      exact = candidate;
+  if (exact != nullptr) {
+    const std::int64_t version = exact->record->version;
+    if (version == state.version) return Status::success();
+    const std::uint32_t then_first =
+        exact == &start ? start.anchor.line : end.anchor.line - (length - 1);
+    if (!state.log->rangeTouched(version, then_first - 1, then_first + length - 2).value_or(true))
+      return Status::success();
+    return anchorError(ErrorCode::StaleAnchor,
+                       "lines inside " + linesLabel(start.anchor.line, end.anchor.line) +
+                           " changed since you read them at version " + std::to_string(version),
+                       context, first, exact->tier);
+  }
+  if (start.record != nullptr && start.record == end.record) {
+    // No history, but both ends come from one read: every line between must be as issued.
+    const auto anchors = context.current.anchors(start.record->tier, first, last);
+    for (const auto& anchor : anchors)
+      if (!start.record->issuedAnchor(anchor))
+        return anchorError(ErrorCode::StaleAnchor,
+                           "line " + std::to_string(anchor.line) + " inside " +
+                               linesLabel(first, last) + " changed since you read it",
+                           context, anchor.line, start.record->tier);
+  }
+  return Status::success();
+}
+
+// Records the anchors shown in an error as issued at the current version.
+void recordErrorAnchors(const Error& error, Observation* observation, const TextState& state,
+                        const AnchorComputer& current) {
+  if (observation == nullptr || error.data.fresh_anchors.empty()) return;
+  std::vector<Anchor> by_tier[3];
+  for (const auto& row : error.data.fresh_anchors) {
+    auto anchor = parseAnchor(row.anchor);
+    if (!anchor) continue;
+    Tier tier = Tier::Line;
+    if (anchor->context_digest)
+      tier = current.anchorAt(Tier::Block, anchor->line) == *anchor ? Tier::Block : Tier::Chain;
+    by_tier[static_cast<int>(tier)].push_back(*anchor);
+  }
+  for (int tier = 0; tier < 3; ++tier) {
+    auto& anchors = by_tier[tier];
+    if (anchors.empty()) continue;
+    std::sort(anchors.begin(), anchors.end(),
+              [](const Anchor& a, const Anchor& b) { return a.line < b.line; });
+    observation->recordAnchors(state.version, static_cast<Tier>(tier), current.lineCount(),
+                               static_cast<std::uint32_t>(state.text.lineCount()), anchors);
+  }
+}
+
+Error batchError(Error error, std::size_t index, std::size_t count) {
+  if (count > 1) {
+    error.inEdit(index, count);
+    error.data.notes.push_back("none of the " + std::to_string(count) +
+                               " edits were applied; retry all of them with fresh anchors");
+  }
+  return error;
+}
+
+// Lines of `after` that differ from `before`: the span between common prefix and suffix.
+LineSpan changedSpanOfWrite(const Rope& before, const Rope& after) {
+  const std::string a = before.toString();
+  const std::string b = after.toString();
+  std::size_t prefix = 0;
+  while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix])
+    ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
+         a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
+    ++suffix;
+  const auto count = readLineCount(after);
+  const auto first =
+      static_cast<std::uint32_t>(std::min<std::size_t>(after.lineOfByte(prefix) + 1, count));
+  const auto last = static_cast<std::uint32_t>(
+      std::min<std::size_t>(after.lineOfByte(b.size() - suffix) + 1, count));
+  return LineSpan{first, std::max(first, last)};
+}
+
+void fillFresh(VerifiedEdit& result, const std::vector<LineSpan>& spans,
+               std::uint32_t context_lines) {
+  AnchorComputer after(result.after, 0);
+  const std::uint32_t count = after.lineCount();
+  std::vector<LineSpan> windows;
+  for (const auto& span : spans) {
+    const std::int64_t first = std::max<std::int64_t>(1, std::int64_t(span.first) - context_lines);
+    const std::int64_t last =
+        std::min<std::int64_t>(count, std::int64_t(span.last) + context_lines);
+    if (first > last) continue;
+    windows.push_back(LineSpan{std::uint32_t(first), std::uint32_t(last)});
+  }
+  std::sort(windows.begin(), windows.end(),
+            [](const LineSpan& a, const LineSpan& b) { return a.first < b.first; });
+  std::vector<LineSpan> merged;
+  for (const auto& window : windows) {
+    if (!merged.empty() && window.first <= merged.back().last + 1)
+      merged.back().last = std::max(merged.back().last, window.last);
+    else
+      merged.push_back(window);
+  }
+  for (const auto& window : merged)
+    for (const auto& anchor : after.anchors(result.tier, window.first, window.last)) {
+      result.fresh_anchors.push_back(anchor);
+      result.fresh_rows.push_back(
+          AnchoredRow{anchor.line, formatAnchor(anchor), readLineText(result.after, anchor.line)});
+    }
+  result.line_count_after = count;
+  result.lsp_line_count_after = static_cast<std::uint32_t>(result.after.lineCount());
+}
+
+std::string convertLineEndings(std::string_view content, const std::string& eol) {
+  std::string out;
+  out.reserve(content.size());
+  for (std::size_t i = 0; i < content.size(); ++i) {
+    const char c = content[i];
+    if (c == '\r' || c == '\n') {
+      out += eol;
+      if (c == '\r' && i + 1 < content.size() && content[i + 1] == '\n') ++i;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+Result<VerifiedEdit> verifyWrite(const TextState& state, const Observation* observation,
+                                 const AnchoredEdit& edit, Tier tier,
+                                 const VerifyOptions& options) {
+  VerifiedEdit result;
+  result.tier = tier;
+  result.plan.base_version = state.version;
+  if (!state.exists) {
+    result.plan.edits.push_back(ByteEdit{0, 0, edit.content});
+  } else {
+    const ReadRecord* latest = observation->latest();
+    if (latest->version != state.version) {
+      const bool untouched =
+          state.log != nullptr && state.log->covers(latest->version) &&
+          !state.log->rangeTouched(latest->version, 0, latest->lsp_line_count - 1).value_or(true);
+      if (!untouched)
+        return Error::make(ErrorCode::StaleVersion,
+                           "the file changed since your last read (version " +
+                               std::to_string(latest->version) + ", now " +
+                               std::to_string(state.version) +
+                               "); a whole-file write would overwrite those changes");
+    }
+    const std::size_t bom = bomBytes(state.text);
+    std::string content = convertLineEndings(edit.content, lineEndingNear(state.text, 1));
+    if (bom > 0 && content.starts_with(kUtf8Bom)) content.erase(0, kUtf8Bom.size());
+    if (state.text.slice(bom, state.text.byteSize()) == content)
+      return Error::make(ErrorCode::NoChange,
+                         "the write changes nothing: the content equals the file");
+    result.plan.edits.push_back(ByteEdit{bom, state.text.byteSize(), std::move(content)});
+  }
+  result.after = applyPlan(state.text, result.plan);
+  const LineSpan changed = changedSpanOfWrite(state.text, result.after);
+  result.changed_lines.push_back(changed);
+  fillFresh(result, {changed}, options.context_lines);
+  return result;
+}
+
+} // namespace
+
+void VerifiedEdit::recordFreshAnchors(Observation& observation, std::int64_t version) const {
+  observation.recordAnchors(version, tier, line_count_after, lsp_line_count_after, fresh_anchors);
+}
+
+Result<VerifiedEdit> verifyAnchoredEdits(const TextState& state, Observation* observation,
+                                         const std::vector<AnchoredEdit>& edits,
+                                         const VerifyOptions& options) {
+  const std::size_t count = edits.size();
+  if (count == 0) return Error::make(ErrorCode::NoChange, "no edits given");
+  for (std::size_t i = 0; i < count; ++i)
+    if (edits[i].op == EditOp::Write && count > 1)
+      return batchError(Error::make(ErrorCode::OverlappingEdits,
+                                    "a write replaces the whole file; it must be the only edit"),
+                        i, count);
+  const bool lone_write = count == 1 && edits[0].op == EditOp::Write;
+  if (!state.exists && !lone_write)
+    return Error::make(ErrorCode::FileNotFound,
+                       "the file does not exist; create it with a single write");
+  if (state.exists && (observation == nullptr || !observation->observed()))
+    return Error::make(ErrorCode::NotObserved,
+                       "this session has not read the file; read it, then retry the edit");
+  const Tier tier = observation ? observation->tier(options.tier) : options.tier;
+
+  // 1. Input.
+  std::vector<ParsedEdit> parsed;
+  for (std::size_t i = 0; i < count; ++i) {
+    auto edit = parseEdit(edits[i], i);
+    if (!edit) return batchError(std::move(edit).error(), i, count);
+    parsed.push_back(std::move(*edit));
+  }
+  if (lone_write) return verifyWrite(state, observation, edits[0], tier, options);
+
+  // 2. Anchors.
+  AnchorComputer current(state.text, state.version, state.log, options.cache);
+  const ResolveContext context{state, observation,           current,
+                               tier,  options.search_radius, options.context_lines};
+  const std::uint32_t line_count = current.lineCount();
+  const bool empty_text = isEmptyText(state.text);
+  std::vector<ResolvedEdit> resolved;
+  std::vector<std::pair<std::size_t, Error>> failures;
+  for (const auto& edit : parsed) {
+    ResolvedEdit out{edit, LineOp{}, editLabel(edit), {}};
+    out.op.request_index = edit.index;
+    out.op.lines = edit.lines;
+    auto fail = [&](Error error) { failures.emplace_back(edit.index, std::move(error)); };
+    if (edit.position != Position::AtAnchor) {
+      out.op.insert = true;
+      out.op.first = out.op.last = edit.position == Position::Top || empty_text ? 0 : line_count;
+      resolved.push_back(std::move(out));
+      continue;
+    }
+    auto start = resolveAnchor(*edit.anchor, context);
+    if (!start) {
+      fail(std::move(start).error());
+      continue;
+    }
+    auto note_rebase = [&](const ResolvedAnchor& anchor) {
+      if (anchor.exact && anchor.line != anchor.anchor.line)
+        out.rebases.push_back(Rebase{anchor.anchor.line, anchor.line});
+    };
+    note_rebase(*start);
+    if (edit.op == EditOp::InsertAfter || edit.op == EditOp::InsertBefore) {
+      out.op.insert = true;
+      out.op.first = out.op.last = edit.op == EditOp::InsertAfter ? start->line : start->line - 1;
+      if (empty_text) out.op.first = out.op.last = 0;
+      resolved.push_back(std::move(out));
+      continue;
+    }
+    ResolvedAnchor end_anchor = *start;
+    if (edit.end && !(*edit.end == *edit.anchor)) {
+      auto end = resolveAnchor(*edit.end, context);
+      if (!end) {
+        fail(std::move(end).error());
+        continue;
+      }
+      end_anchor = *end;
+      note_rebase(end_anchor);
+    }
+    if (end_anchor.line < start->line) {
+      fail(Error::make(ErrorCode::MalformedAnchor,
+                       "end anchor resolves to line " + std::to_string(end_anchor.line) +
+                           ", before the start at line " + std::to_string(start->line)));
+      continue;
+    }
+    if (auto status = checkSpan(*start, end_anchor, start->line, end_anchor.line, context);
+        !status.ok()) {
+      fail(std::move(status).error());
+      continue;
+    }
+    out.op.first = start->line;
+    out.op.last = end_anchor.line;
+    resolved.push_back(std::move(out));
+  }
+  if (!failures.empty()) {
+    auto best =
+        std::min_element(failures.begin(), failures.end(), [](const auto& a, const auto& b) {
+          return std::pair(errorRank(a.second.code), a.first) <
+                 std::pair(errorRank(b.second.code), b.first);
+        });
+    Error error = batchError(best->second, best->first, count);
+    for (const auto& [index, other] : failures)
+      if (index != best->first)
+        error.data.notes.push_back(
+            "edit " + std::to_string(index + 1) + "/" + std::to_string(count) +
+            " also failed: " + std::string(errorCodeName(other.code)) + ": " + other.message);
+    recordErrorAnchors(error, observation, state, current);
+    return error;
+  }
+
+  // 3. Overlaps, in document order.
+  std::sort(resolved.begin(), resolved.end(),
+            [](const ResolvedEdit& a, const ResolvedEdit& b) { return lineOpOrder(a.op, b.op); });
+  for (std::size_t i = 0; i < resolved.size(); ++i)
+    for (std::size_t j = 0; j < resolved.size(); ++j) {
+      if (i == j) continue;
+      const LineOp& a = resolved[i].op;
+      const LineOp& b = resolved[j].op;
+      bool conflict = false;
+      if (!a.insert && !b.insert)
+        conflict = i < j && a.first <= b.last && b.first <= a.last;
+      else if (a.insert && !b.insert) // insertion inside or at the start of b's span
+        conflict = b.first <= a.first + 1 && a.first + 1 <= b.last;
+      if (!conflict) continue;
+      const auto& first =
+          resolved[i].op.request_index < resolved[j].op.request_index ? resolved[i] : resolved[j];
+      const auto& second = &first == &resolved[i] ? resolved[j] : resolved[i];
+      auto name = [&](const ResolvedEdit& edit) {
+        return "edit " + std::to_string(edit.op.request_index + 1) + "/" + std::to_string(count) +
+               " (" + edit.label + ")";
+      };
+      Error error =
+          Error::make(ErrorCode::OverlappingEdits, "overlapping edits: " + name(first) + " and " +
+                                                       name(second) + " touch the same lines");
+      error.data.edit_index = second.op.request_index;
+      error.data.edit_count = count;
+      error.data.notes.push_back("none of the " + std::to_string(count) + " edits were applied");
+      return error;
+    }
+
+  // 4. Byte edits.
+  VerifiedEdit result;
+  result.tier = tier;
+  result.plan.base_version = state.version;
+  std::vector<LineOp> ops;
+  for (const auto& edit : resolved)
+    ops.push_back(edit.op);
+  const auto spans = newLineSpans(ops);
+  std::vector<LineSpan> changed;
+  for (std::size_t i = 0; i < resolved.size(); ++i) {
+    const auto& edit = resolved[i];
+    ByteEdit byte_edit = lineOpToByteEdit(state.text, edit.op);
+    const std::string name =
+        "edit " + std::to_string(edit.op.request_index + 1) + "/" + std::to_string(count);
+    if (state.text.slice(byte_edit.begin, byte_edit.end) == byte_edit.text) {
+      result.plan.warnings.push_back(name + " (" + edit.label + ") changes nothing");
+      continue;
+    }
+    if (!edit.op.insert) {
+      const std::uint32_t span = edit.op.last - edit.op.first + 1;
+      if (span > 20)
+        result.plan.warnings.push_back("caution: " + name + " replaces " + std::to_string(span) +
+                                       " lines (" + edit.label + ")");
+      else if (span > 5)
+        result.plan.warnings.push_back("note: " + name + " replaces " + std::to_string(span) +
+                                       " lines (" + edit.label + ")");
+    }
+    result.plan.edits.push_back(std::move(byte_edit));
+    for (const auto& rebase : edit.rebases)
+      if (std::find(result.plan.rebased.begin(), result.plan.rebased.end(), rebase) ==
+          result.plan.rebased.end())
+        result.plan.rebased.push_back(rebase);
+    const NewSpan span = spans[i];
+    changed.push_back(span.last >= span.first ? LineSpan{span.first, span.last}
+                                              : LineSpan{span.first, span.first});
+  }
+  if (result.plan.edits.empty())
+    return Error::make(ErrorCode::NoChange,
+                       count == 1
+                           ? "the edit changes nothing: the new text equals the current text"
+                           : "none of the " + std::to_string(count) + " edits changes anything");
+  result.after = applyPlan(state.text, result.plan);
+  const std::uint32_t after_count = readLineCount(result.after);
+  for (auto& span : changed) {
+    span.first = std::clamp<std::uint32_t>(span.first, 1, after_count);
+    span.last = std::clamp<std::uint32_t>(span.last, span.first, after_count);
+  }
+  result.changed_lines = changed;
+  fillFresh(result, changed, options.context_lines);
+  return result;
+}
+
+} // namespace hashline
