@@ -17,7 +17,7 @@ root="$(cd "$here/../../.." && pwd)"
 export CS_CACHE="${CS_CACHE:-$here/.cache}"
 HASHLINE_BIN="${HASHLINE_BIN:-$root/build/hashline}"
 # Parts that need server features still being built can be left out here while they land.
-CS_PARTS="${CS_PARTS:-mirror,tools,cli}"
+CS_PARTS="${CS_PARTS:-mirror,tools}"
 cs_version=4.100.3
 
 setup_failed() {
