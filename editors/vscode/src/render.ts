@@ -45,17 +45,19 @@ export function renderRead(name: string, r: ReadResult): string {
   return [head, ...r.lines.map(anchoredRow)].join('\n');
 }
 
-// Anchored rows found anywhere in a refusal's data (fresh anchors around a stale line, …).
+function isRowList(value: unknown): value is ReadLine[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((v) => typeof v === 'object' && v !== null && 'anchor' in v && 'line' in v)
+  );
+}
+
+// Anchored rows found in a result's or refusal's data (fresh anchors around a stale line, …).
 function rowsIn(data: unknown): string[] {
   if (isReadResult(data)) return data.lines.map(anchoredRow);
   if (typeof data !== 'object' || data === null) return [];
-  const rows: string[] = [];
-  for (const value of Object.values(data as Record<string, unknown>)) {
-    if (Array.isArray(value) && value.every((v) => typeof v === 'object' && v && 'anchor' in v && 'line' in v)) {
-      rows.push(...(value as ReadLine[]).map(anchoredRow));
-    }
-  }
-  return rows;
+  return Object.values(data as Record<string, unknown>).flatMap((v) => (isRowList(v) ? v.map(anchoredRow) : []));
 }
 
 export function renderRefusal(e: Refusal): string {
@@ -79,7 +81,7 @@ export function renderOutcome(name: string, r: EditOutcome): string {
   }
   const rows = rowsIn(rest);
   if (rows.length) out.push('Fresh anchors:', ...rows);
-  const extra = Object.keys(rest).filter((k) => !Array.isArray(rest[k]));
+  const extra = Object.keys(rest).filter((k) => !isRowList(rest[k]));
   if (extra.length) out.push(`Details: ${JSON.stringify(Object.fromEntries(extra.map((k) => [k, rest[k]])))}`);
   return out.join('\n');
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Real-editor test of the VS Code extension: code-server 4.100.3 (VS Code 1.100.3, web) in headless
-# Debian chromium, driven by playwright-core. Installs what is missing (install.sh), builds the
-# .vsix from editors/vscode (npm ci + npm run package), installs it into a fresh code-server
-# profile with files.autoSave off, starts code-server on a free loopback port and runs
-# driver/drive.mjs (see there for the checks). Called by scripts/test with HASHLINE_BIN set.
+# Debian chromium, driven by playwright-core. Installs what is missing (install.sh), runs the
+# extension's unit tests and builds its .vsix (npm ci, npm test, npm run package), installs it
+# into a fresh code-server profile with files.autoSave off, starts code-server on a free loopback
+# port and runs driver/drive.mjs (see there for the checks). Called by scripts/test with HASHLINE_BIN set.
 #
 # Env: HASHLINE_BIN  the hashline binary (default: <repo>/build/hashline)
 #      CS_PARTS      which parts run: mirror,tools,cli (default below; parts left out print NOT RUN)
@@ -41,6 +41,10 @@ if ! cmp -s "$ext/package-lock.json" "$stamp"; then
     { tail -20 "$CS_CACHE/vscode-npm-ci.log" >&2; setup_failed "npm ci in editors/vscode"; }
   cp "$ext/package-lock.json" "$stamp"
 fi
+(cd "$ext" && npm test > "$CS_CACHE/vscode-unit-tests.log" 2>&1) ||
+  { grep -E -A12 '^not ok' "$CS_CACHE/vscode-unit-tests.log" >&2 || tail -30 "$CS_CACHE/vscode-unit-tests.log" >&2
+    setup_failed "the extension's unit tests (npm test in editors/vscode)"; }
+echo "code-server test: extension unit tests: $(grep -E '^# (pass|fail) ' "$CS_CACHE/vscode-unit-tests.log" | tr '\n' ' ')" >&2
 (cd "$ext" && npm run package > "$CS_CACHE/vscode-package.log" 2>&1) ||
   { tail -30 "$CS_CACHE/vscode-package.log" >&2; setup_failed "npm run package in editors/vscode"; }
 [ -f "$ext/hashline.vsix" ] || setup_failed "npm run package made no editors/vscode/hashline.vsix"
