@@ -2,16 +2,15 @@
 // the engine: each scenario's input tree is read into memory, planned with planPatch, the plan is
 // applied to the in-memory tree and the result compared with expected/. Scenario 015 deliberately
 // differs (hashline refuses the whole patch and creates nothing), and is asserted as such.
+#include "engine/forms/patch_plan.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 #include <sstream>
-
-#include <gtest/gtest.h>
-
-#include "engine/forms/patch_plan.h"
 
 namespace hashline::forms {
 namespace {
@@ -117,7 +116,8 @@ TEST_P(CodexScenario, EndStateMatchesExpected) {
 
 std::string scenarioTestName(const ::testing::TestParamInfo<std::string>& info) {
   std::string name = "s" + info.param;
-  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
   return name;
 }
 

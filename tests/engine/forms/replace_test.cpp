@@ -1,10 +1,9 @@
 // Tests of the old/new form (engine/forms/replace.h): pi / dsh / Claude Code behaviours and
 // hashline-peers.md §9 scenarios 29-35.
 #include "engine/forms/replace.h"
+#include "tests/engine/forms/forms_test_util.h"
 
 #include <gtest/gtest.h>
-
-#include "tests/engine/forms/forms_test_util.h"
 
 namespace hashline::forms {
 namespace {
@@ -76,7 +75,9 @@ TEST(Replace, Scenario32EmptyOldIsRefused) {
   EXPECT_NE(plan.error().message.find("empty"), std::string::npos);
 }
 
-TEST(Replace, EmptyBatchIsRefused) { EXPECT_FALSE(replace("abc\n", {}).ok()); }
+TEST(Replace, EmptyBatchIsRefused) {
+  EXPECT_FALSE(replace("abc\n", {}).ok());
+}
 
 TEST(Replace, BatchErrorNamesTheEdit) {
   Result<EditPlan> plan = replace("a\nb\n", {{"a", "A"}, {"zzz", "Z"}});
@@ -87,9 +88,11 @@ TEST(Replace, BatchErrorNamesTheEdit) {
 
 TEST(Replace, Scenario33FuzzyLadderKeepsUntouchedBytes) {
   // “hello”, an NBSP, an en dash and trailing spaces in the file; the agent writes ASCII.
-  std::string text = "keep   \nsay(\xE2\x80\x9Chello\xE2\x80\x9D)  \na\xC2\xA0" "b \xE2\x80\x93 c\nlast\t\n";
+  std::string text = "keep   \nsay(\xE2\x80\x9Chello\xE2\x80\x9D)  \na\xC2\xA0"
+                     "b \xE2\x80\x93 c\nlast\t\n";
   std::string out = replaced(text, {{"say(\"hello\")\na b - c\n", "say(\"bye\")\na b - c\n"}});
-  EXPECT_EQ(out, "keep   \nsay(\"bye\")\na\xC2\xA0" "b \xE2\x80\x93 c\nlast\t\n");
+  EXPECT_EQ(out, "keep   \nsay(\"bye\")\na\xC2\xA0"
+                 "b \xE2\x80\x93 c\nlast\t\n");
 }
 
 TEST(Replace, Scenario33DuplicatesCountedAfterNormalization) {
@@ -105,20 +108,28 @@ TEST(Replace, TrailingWhitespaceTier) {
 
 TEST(Replace, NfkcFullwidthAndCombiningAccent) {
   // ＡＢＣ１２３ in the file, ASCII in the needle.
-  EXPECT_EQ(replaced("x \xEF\xBC\xA1\xEF\xBC\xA2\xEF\xBC\xA3\xEF\xBC\x91\xEF\xBC\x92\xEF\xBC\x93 y\n",
-                     {{"ABC123", "abc"}}),
-            "x abc y\n");
+  EXPECT_EQ(
+      replaced("x \xEF\xBC\xA1\xEF\xBC\xA2\xEF\xBC\xA3\xEF\xBC\x91\xEF\xBC\x92\xEF\xBC\x93 y\n",
+               {{"ABC123", "abc"}}),
+      "x abc y\n");
   // café written with a combining acute in the file, precomposed in the needle.
   EXPECT_EQ(replaced("cafe\xCC\x81 ok\n", {{"caf\xC3\xA9", "tea"}}), "tea ok\n");
   // Fullwidth CJK punctuation: （，） vs (,)
-  EXPECT_EQ(replaced("f\xEF\xBC\x88" "a\xEF\xBC\x8C" "b\xEF\xBC\x89\n", {{"f(a,b)", "g()"}}), "g()\n");
+  EXPECT_EQ(replaced("f\xEF\xBC\x88"
+                     "a\xEF\xBC\x8C"
+                     "b\xEF\xBC\x89\n",
+                     {{"f(a,b)", "g()"}}),
+            "g()\n");
   // ligature ﬁ and ellipsis
   EXPECT_EQ(replaced("\xEF\xAC\x81nd\xE2\x80\xA6\n", {{"find...", "seek"}}), "seek\n");
 }
 
 TEST(Replace, SmartQuotesDashesNbsp) {
   EXPECT_EQ(replaced("it\xE2\x80\x99s \xE2\x80\x94 ok\n", {{"it's - ok", "fine"}}), "fine\n");
-  EXPECT_EQ(replaced("a\xC2\xA0=\xC2\xA0" "1\n", {{"a = 1", "a = 2"}}), "a = 2\n");
+  EXPECT_EQ(replaced("a\xC2\xA0=\xC2\xA0"
+                     "1\n",
+                     {{"a = 1", "a = 2"}}),
+            "a = 2\n");
 }
 
 TEST(Replace, ExactPreferredOverFuzzy) {
@@ -128,7 +139,10 @@ TEST(Replace, ExactPreferredOverFuzzy) {
 }
 
 TEST(Replace, StillFailsWhenAbsentAfterNormalization) {
-  EXPECT_EQ(codeOf(replace("a \xE2\x80\x9C" "b\xE2\x80\x9D\n", {{"a 'c'", "x"}})), ErrorCode::NotFound);
+  EXPECT_EQ(codeOf(replace("a \xE2\x80\x9C"
+                           "b\xE2\x80\x9D\n",
+                           {{"a 'c'", "x"}})),
+            ErrorCode::NotFound);
 }
 
 TEST(Replace, FuzzyInMultiEdit) {
@@ -168,20 +182,27 @@ TEST(Replace, DuplicatesAcrossCrlfAndLfVariants) {
 }
 
 TEST(Replace, BomIsKept) {
-  EXPECT_EQ(replaced("\xEF\xBB\xBF" "first\nsecond\n", {{"first", "FIRST"}}),
-            "\xEF\xBB\xBF" "FIRST\nsecond\n");
+  EXPECT_EQ(replaced("\xEF\xBB\xBF"
+                     "first\nsecond\n",
+                     {{"first", "FIRST"}}),
+            "\xEF\xBB\xBF"
+            "FIRST\nsecond\n");
 }
 
 TEST(Replace, BomPlusCrlfMultiEdit) {
-  EXPECT_EQ(replaced("\xEF\xBB\xBF" "a\r\nb\r\nc\r\n", {{"a\n", "A\nA2\n"}, {"c", "C"}}),
-            "\xEF\xBB\xBF" "A\r\nA2\r\nb\r\nC\r\n");
+  EXPECT_EQ(replaced("\xEF\xBB\xBF"
+                     "a\r\nb\r\nc\r\n",
+                     {{"a\n", "A\nA2\n"}, {"c", "C"}}),
+            "\xEF\xBB\xBF"
+            "A\r\nA2\r\nb\r\nC\r\n");
 }
 
 TEST(Replace, UnchangedLinesInsideMatchKeepTheirBytes) {
   // The agent's unchanged line uses ASCII quotes; the file's typographic ones survive.
-  std::string text = "x = \xE2\x80\x9C" "a\xE2\x80\x9D\ny = 1\n";
-  EXPECT_EQ(replaced(text, {{"x = \"a\"\ny = 1", "x = \"a\"\ny = 2"}}),
-            "x = \xE2\x80\x9C" "a\xE2\x80\x9D\ny = 2\n");
+  std::string text = "x = \xE2\x80\x9C"
+                     "a\xE2\x80\x9D\ny = 1\n";
+  EXPECT_EQ(replaced(text, {{"x = \"a\"\ny = 1", "x = \"a\"\ny = 2"}}), "x = \xE2\x80\x9C"
+                                                                        "a\xE2\x80\x9D\ny = 2\n");
 }
 
 TEST(Replace, CorrectOccurrenceKeptWhenReplacementEqualsNeighbour) {
