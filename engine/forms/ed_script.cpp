@@ -1,0 +1,404 @@
+// ed scripts: parsing into commands with address tokens, then one verified plan; see
+// ed_script.h.
+#include "engine/forms/ed_script.h"
+
+#include "engine/forms/plan_builder.h"
+#include "engine/forms/text_fold.h"
+
+#include <cctype>
+#include <regex>
+
+namespace hashline::forms {
+namespace {
+
+Error syntaxError(std::size_t line, const std::string& message) {
+  Error error = Error::make(ErrorCode::PatchInvalid,
+                            "ed script line " + std::to_string(line) + ": " + message);
+  error.hint = "fix the ed command (e.g. 3,5d  2a … .  1,$s/old/new/g) and retry";
+  error.data.notes.push_back("script line " + std::to_string(line));
+  return error;
+}
+
+bool isDigestChar(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'z');
+}
+
+// Parses one address at `text[at]`; nullopt when there is none.
+std::optional<EdAddress> parseAddress(std::string_view text, std::size_t& at) {
+  if (at < text.size() && text[at] == '$') {
+    ++at;
+    return EdAddress{EdAddress::Last, 0, {}};
+  }
+  std::size_t end = at;
+  while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])))
+    ++end;
+  if (end == at) return std::nullopt;
+  EdAddress address;
+  address.line = static_cast<std::uint32_t>(std::stoul(std::string(text.substr(at, end - at))));
+  // An anchor: LINE followed by one or two ":xxx" digest groups of exactly 3 characters.
+  std::size_t anchor_end = end;
+  for (int group = 0; group < 2; ++group) {
+    if (anchor_end + 4 <= text.size() && text[anchor_end] == ':' &&
+        isDigestChar(text[anchor_end + 1]) && isDigestChar(text[anchor_end + 2]) &&
+        isDigestChar(text[anchor_end + 3]))
+      anchor_end += 4;
+    else
+      break;
+  }
+  if (anchor_end > end) {
+    address.kind = EdAddress::Anchor;
+    address.anchor = std::string(text.substr(at, anchor_end - at));
+    end = anchor_end;
+  }
+  at = end;
+  return address;
+}
+
+// Reads `s` delimited parts: pattern, replacement, flags.
+Status parseSubstitution(std::string_view rest, EdCommand& command, std::size_t line) {
+  if (rest.empty()) return syntaxError(line, "s needs a delimiter: s/re/replacement/");
+  const char delimiter = rest[0];
+  if (std::isalnum(static_cast<unsigned char>(delimiter)) || delimiter == '\\' || delimiter == ' ')
+    return syntaxError(line, "invalid delimiter after s");
+  std::string parts[2];
+  std::size_t at = 1;
+  for (int part = 0; part < 2; ++part) {
+    bool closed = false;
+    while (at < rest.size()) {
+      char c = rest[at];
+      if (c == '\\' && at + 1 < rest.size() && rest[at + 1] == delimiter) {
+        parts[part].push_back(delimiter);
+        at += 2;
+        continue;
+      }
+      if (c == '\\' && at + 1 < rest.size()) {
+        parts[part].append(rest.substr(at, 2));
+        at += 2;
+        continue;
+      }
+      if (c == delimiter) {
+        closed = true;
+        ++at;
+        break;
+      }
+      parts[part].push_back(c);
+      ++at;
+    }
+    if (!closed && part == 0) return syntaxError(line, "unterminated s pattern");
+    if (!closed) break; // a missing final delimiter is accepted (as ed does)
+  }
+  command.pattern = parts[0];
+  command.replacement = parts[1];
+  if (command.pattern.empty()) return syntaxError(line, "empty s pattern");
+  for (; at < rest.size(); ++at) {
+    char c = rest[at];
+    if (c == 'g') {
+      command.global = true;
+    } else if (c == 'i' || c == 'I') {
+      command.ignore_case = true;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      command.occurrence = command.occurrence * 10 + static_cast<unsigned>(c - '0');
+    } else if (c == ' ' || c == '\t') {
+      continue;
+    } else {
+      return syntaxError(line, std::string("unknown s flag '") + c + "'");
+    }
+  }
+  return Status::success();
+}
+
+// ed's replacement syntax → std::regex format syntax.
+std::string toRegexFormat(std::string_view replacement) {
+  std::string out;
+  for (std::size_t i = 0; i < replacement.size(); ++i) {
+    char c = replacement[i];
+    if (c == '\\' && i + 1 < replacement.size()) {
+      char next = replacement[++i];
+      if (next >= '1' && next <= '9') {
+        out += '$';
+        out += next;
+      } else if (next == 'n') {
+        out += '\n';
+      } else if (next == '&') {
+        out += '&';
+      } else if (next == '$') {
+        out += "$$";
+      } else {
+        out += next;
+      }
+    } else if (c == '&') {
+      out += "$&";
+    } else if (c == '$') {
+      out += "$$";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+Result<EdScript> parseEdScript(std::string_view script) {
+  EdScript parsed;
+  std::vector<std::string> lines = splitLines(script);
+  for (std::size_t index = 0; index < lines.size(); ++index) {
+    const std::size_t number = index + 1;
+    std::string_view line = trimUnicode(lines[index]);
+    if (line.empty() || line == "w" || line == "q" || line == "wq" || line == "Q" ||
+        line.substr(0, 2) == "w ")
+      continue;
+    EdCommand command;
+    command.script_line = number;
+    std::size_t at = 0;
+    if (line[0] == ',' || line[0] == '%') {
+      command.range.first = EdAddress{EdAddress::Line, 1, {}};
+      command.range.last = EdAddress{EdAddress::Last, 0, {}};
+      at = 1;
+    } else {
+      std::optional<EdAddress> first = parseAddress(line, at);
+      if (!first) return syntaxError(number, "missing address in '" + std::string(line) + "'");
+      command.range.first = *first;
+      if (at < line.size() && line[at] == ',') {
+        ++at;
+        std::optional<EdAddress> last = parseAddress(line, at);
+        if (!last) return syntaxError(number, "missing second address after ','");
+        command.range.last = *last;
+      }
+    }
+    if (at >= line.size()) return syntaxError(number, "missing command after the address");
+    command.name = line[at++];
+    std::string_view rest = line.substr(at);
+    switch (command.name) {
+    case 'a':
+    case 'i':
+    case 'c': {
+      if (!trimUnicode(rest).empty())
+        return syntaxError(number, std::string("text for '") + command.name +
+                                       "' goes on the following lines, ended by '.'");
+      if (command.name != 'c' && command.range.last)
+        return syntaxError(number, std::string("'") + command.name + "' takes one address");
+      bool closed = false;
+      for (++index; index < lines.size(); ++index) {
+        if (lines[index] == ".") {
+          closed = true;
+          break;
+        }
+        command.text.push_back(lines[index]);
+      }
+      if (!closed) return syntaxError(number, "text not ended by a line holding only '.'");
+      break;
+    }
+    case 'd':
+      if (!trimUnicode(rest).empty()) return syntaxError(number, "unexpected text after 'd'");
+      break;
+    case 'm':
+    case 't': {
+      std::size_t dest_at = 0;
+      std::string_view dest_text = trimUnicode(rest);
+      command.destination = parseAddress(dest_text, dest_at);
+      if (!command.destination || dest_at != dest_text.size())
+        return syntaxError(number, std::string("'") + command.name + "' needs a destination line");
+      break;
+    }
+    case 's': {
+      if (Status status = parseSubstitution(rest, command, number); !status)
+        return std::move(status).error();
+      break;
+    }
+    default:
+      return syntaxError(number, std::string("unsupported command '") + command.name +
+                                     "' (supported: a i c d m t s)");
+    }
+    parsed.commands.push_back(std::move(command));
+  }
+  if (parsed.commands.empty()) return syntaxError(1, "the script has no command");
+  return parsed;
+}
+
+EdAddressResolver makeLineNumberResolver(LineHistory history, std::int64_t at_version) {
+  return [history, at_version](const EdRange& range, const LineTable& table) -> Result<EdLines> {
+    const auto count = static_cast<std::uint32_t>(table.lineCount());
+    auto number = [&](const EdAddress& address) -> Result<std::uint32_t> {
+      if (address.kind == EdAddress::Anchor)
+        return Error::make(ErrorCode::MalformedAnchor,
+                           "anchor address " + address.anchor +
+                               " cannot be resolved here; use line numbers with a version");
+      return address.kind == EdAddress::Last ? count : address.line;
+    };
+    Result<std::uint32_t> first = number(range.first);
+    if (!first) return std::move(first).error();
+    Result<std::uint32_t> last = range.last ? number(*range.last) : first;
+    if (!last) return std::move(last).error();
+    if (*first == 0 && *last == 0) return EdLines{0, 0};
+    if (*first == 0 || *last < *first)
+      return Error::make(ErrorCode::OutOfRange, "invalid line range " + std::to_string(*first) +
+                                                    "," + std::to_string(*last));
+    const bool at_current = at_version == history.current_version ||
+                            (range.first.kind == EdAddress::Last &&
+                             (!range.last || range.last->kind == EdAddress::Last));
+    Result<RebasedLines> rebased =
+        rebaseLines(history, table, at_current ? history.current_version : at_version,
+                    std::int64_t(*first) - 1, std::int64_t(*last) - 1);
+    if (!rebased) return std::move(rebased).error();
+    return EdLines{rebased->first + 1, rebased->last + 1};
+  };
+}
+
+namespace {
+
+class EdPlanner {
+public:
+  EdPlanner(const LineTable& table, const EdAddressResolver& resolve)
+      : table_(table), resolve_(resolve) {}
+
+  Result<std::vector<Replacement>> run(const EdScript& script) {
+    for (std::size_t index = 0; index < script.commands.size(); ++index) {
+      index_ = index;
+      count_ = script.commands.size();
+      Status status = plan(script.commands[index]);
+      if (!status) {
+        Error error = std::move(status).error();
+        error.message = "command " + std::to_string(index + 1) + " (script line " +
+                        std::to_string(script.commands[index].script_line) + "): " + error.message;
+        error.data.edit_index = index;
+        error.data.edit_count = count_;
+        return error;
+      }
+    }
+    return std::move(out_);
+  }
+
+private:
+  Status plan(const EdCommand& command) {
+    Result<EdLines> lines = resolve_(command.range, table_);
+    if (!lines) return std::move(lines).error();
+    const std::int64_t first = lines->first, last = lines->last; // 1-based
+    const auto count = static_cast<std::int64_t>(table_.lineCount());
+    const bool zero_ok = command.name == 'a';
+    if ((first == 0 && !zero_ok) || last > count)
+      return Error::make(ErrorCode::OutOfRange, "line " + std::to_string(first == 0 ? 0 : last) +
+                                                    " is outside the file (" +
+                                                    std::to_string(count) + " lines)");
+    switch (command.name) {
+    case 'a':
+      emitSplice(last, last - 1, command.text);
+      break;
+    case 'i':
+      emitSplice(first - 1, first - 2, command.text);
+      break;
+    case 'c':
+      emitSplice(first - 1, last - 1, command.text);
+      break;
+    case 'd':
+      emitSplice(first - 1, last - 1, {});
+      break;
+    case 'm':
+    case 't': {
+      Result<EdLines> destination = resolve_(EdRange{*command.destination, std::nullopt}, table_);
+      if (!destination) return std::move(destination).error();
+      const std::int64_t after = destination->last;
+      if (after > count)
+        return Error::make(ErrorCode::OutOfRange,
+                           "destination line " + std::to_string(after) + " is outside the file");
+      std::vector<std::string> moved;
+      for (std::int64_t line = first - 1; line < last; ++line)
+        moved.emplace_back(table_.content(static_cast<std::size_t>(line)));
+      if (command.name == 'm') emitSplice(first - 1, last - 1, {});
+      emitSplice(after, after - 1, moved);
+      break;
+    }
+    case 's':
+      return substitute(command, first - 1, last - 1);
+    }
+    return Status::success();
+  }
+
+  void emitSplice(std::int64_t first, std::int64_t last, const std::vector<std::string>& lines) {
+    LineSplice splice = spliceLines(table_, first, last, lines);
+    Replacement r;
+    r.begin = splice.begin;
+    r.end = splice.end;
+    r.new_text = std::move(splice.text);
+    const std::size_t ending_line = static_cast<std::size_t>(
+        std::clamp<std::int64_t>(first, 0, static_cast<std::int64_t>(table_.lineCount()) - 1));
+    r.line_ending = std::string(table_.lineEndingAt(ending_line));
+    r.edit_index = index_;
+    r.label = "command";
+    out_.push_back(std::move(r));
+  }
+
+  Status substitute(const EdCommand& command, std::int64_t first, std::int64_t last) {
+    std::regex pattern;
+    try {
+      auto flags = std::regex::ECMAScript;
+      if (command.ignore_case) flags |= std::regex::icase;
+      pattern = std::regex(command.pattern, flags);
+    } catch (const std::regex_error& e) {
+      return Error::make(ErrorCode::PatchInvalid,
+                         "invalid regular expression '" + command.pattern + "': " + e.what());
+    }
+    const std::string format = toRegexFormat(command.replacement);
+    bool any = false;
+    for (std::int64_t line = first; line <= last; ++line) {
+      const auto l = static_cast<std::size_t>(line);
+      std::string content(table_.content(l));
+      std::string result;
+      std::size_t copied = 0;
+      unsigned seen = 0;
+      bool changed = false;
+      for (auto it = std::sregex_iterator(content.begin(), content.end(), pattern);
+           it != std::sregex_iterator(); ++it) {
+        ++seen;
+        const bool take =
+            command.occurrence > 0 ? seen == command.occurrence : (command.global || seen == 1);
+        if (!take) continue;
+        const std::smatch& match = *it;
+        result.append(content, copied, static_cast<std::size_t>(match.position()) - copied);
+        result += match.format(format);
+        copied = static_cast<std::size_t>(match.position() + match.length());
+        changed = true;
+        if (!command.global && command.occurrence == 0) break;
+      }
+      if (!changed) continue;
+      any = true;
+      result.append(content, copied, std::string::npos);
+      Replacement r;
+      r.begin = table_.contentBegin(l);
+      r.end = table_.contentEnd(l);
+      r.new_text = std::move(result);
+      r.line_ending = std::string(table_.lineEndingAt(l));
+      r.edit_index = index_;
+      r.label = "command";
+      out_.push_back(std::move(r));
+    }
+    if (!any)
+      return Error::make(ErrorCode::NotFound, "s/" + command.pattern + "/: no match in lines " +
+                                                  std::to_string(first + 1) + "-" +
+                                                  std::to_string(last + 1));
+    return Status::success();
+  }
+
+  const LineTable& table_;
+  const EdAddressResolver& resolve_;
+  std::vector<Replacement> out_;
+  std::size_t index_ = 0, count_ = 0;
+};
+
+} // namespace
+
+Result<EditPlan> planEdScript(const Rope& base, std::int64_t version, const EdScript& script,
+                              const EdAddressResolver& resolve) {
+  return planEdScript(LineTable(base.toString()), version, script, resolve);
+}
+
+Result<EditPlan> planEdScript(const LineTable& table, std::int64_t version, const EdScript& script,
+                              const EdAddressResolver& resolve) {
+  Result<std::vector<Replacement>> replacements = EdPlanner(table, resolve).run(script);
+  if (!replacements) return std::move(replacements).error();
+  BuildOptions options;
+  options.edit_count = script.commands.size();
+  return buildPlan(table, version, std::move(*replacements), options);
+}
+
+} // namespace hashline::forms
