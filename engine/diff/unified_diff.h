@@ -1,0 +1,26 @@
+// Unified diff rendering (`diff -u` style) of a before/after text pair, for edit results,
+// previews and the journal.
+//
+// Lines are compared byte-exactly including their terminators (a CRLF→LF change shows). Each
+// printed line is its bytes up to, not including, a final LF, then LF — so a CRLF line shows its
+// CR, like git. A last line without a terminator is followed by `\ No newline at end of file`.
+// Hunk headers follow GNU diff: `@@ -l,c +l,c @@`, `,c` omitted when c is 1, and an empty side
+// numbered by the line before it. Identical texts render as the empty string. Pure; thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace hashline {
+
+struct UnifiedDiffOptions {
+  std::string old_label = "a";
+  std::string new_label = "b";
+  std::size_t context_lines = 3;
+};
+
+std::string unifiedDiff(std::string_view before, std::string_view after,
+                        const UnifiedDiffOptions& options = {});
+
+} // namespace hashline
