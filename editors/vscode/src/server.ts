@@ -63,6 +63,11 @@ export class HashlineServer implements vscode.Disposable {
     return this.client?.initializeResult?.serverInfo;
   }
 
+  // The commands the server advertised (executeCommandProvider.commands).
+  get serverCommands(): string[] {
+    return this.client?.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+  }
+
   get running(): boolean {
     return this.client?.state === State.Running;
   }

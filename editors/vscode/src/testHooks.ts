@@ -72,6 +72,7 @@ async function answer(server: HashlineServer, req: Request): Promise<unknown> {
       return {
         running: server.running,
         serverInfo: server.serverInfo,
+        serverCommands: server.serverCommands,
         session: server.session,
         documents: vscode.workspace.textDocuments.filter(mirrored).map(editorSide),
       };

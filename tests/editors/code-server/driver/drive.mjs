@@ -6,6 +6,9 @@
 //   tools  — the language-model tools (vscode.lm.invokeTool, as agent mode calls them):
 //            hashline_read, an anchored hashline_edit landing in the unsaved buffer, and a stale
 //            anchor (line typed over after the read) refused with STALE_ANCHOR.
+//   commands — the palette commands Show Status / Show Journal / Undo Last Agent Edit: the server's
+//            answer is shown (or its error, while the server lacks the command); undo reverts the
+//            tools part's agent edit and keeps the user's typing.
 //   cli    — the same through `$HASHLINE_BIN read/edit` in a "terminal" (agent socket): the CLI
 //            sees the unsaved text, its edit lands in the editor model, the tab is dirty, the
 //            disk is unchanged, and a stale anchor after typing is refused.
@@ -127,6 +130,68 @@ async function partTools(page) {
   L.check('tools: refused edit left the buffer alone', lineOf(d12, 12) === orig(12) + ' user', lineOf(d12, 12));
 }
 
+// Runs a command from the command palette (F1), as a person would.
+async function palette(page, title) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 10000 });
+  await page.keyboard.type(title, { delay: 5 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10000 });
+  await page.keyboard.press('Enter');
+}
+
+// DOM reads that never wait: an absent element reads as ''.
+const domText = (page, sel) => page.locator(sel).first().innerText({ timeout: 1000 }).catch(() => '');
+const toastText = (page) => domText(page, '.notifications-toasts');
+const activeTab = (page) => domText(page, '.editor-group-container.active .tabs-container .tab.active');
+const activeEditorText = (page) => domText(page, '.editor-group-container.active .monaco-editor .view-lines');
+
+// A user command either shows the server's answer (an info document) or, when the server refuses
+// or lacks the command, an error naming it. Which one is expected follows what the server advertised.
+async function expectCommandOutcome(page, state, { title, serverCommand, doc, docCheck }) {
+  await palette(page, title);
+  L.log('palette ran', title);
+  if (state.serverCommands.includes(serverCommand)) {
+    const ok = await poll(async () => (await activeTab(page)).includes(doc), { limitMs: 10000 });
+    const text = ok ? await activeEditorText(page) : '';
+    L.check(`commands: "${title}" shows ${doc}`, ok && docCheck(text), { tab: await activeTab(page), text: text.slice(0, 300), toast: await toastText(page) });
+  } else {
+    const t = await poll(async () => { const x = await toastText(page); return x.includes(`${serverCommand} failed`) ? x : null; }, { limitMs: 10000 });
+    L.check(`commands: "${title}" shows the server's error (server lacks ${serverCommand})`, t, await toastText(page));
+  }
+}
+
+async function partCommands(page) {
+  const state = await hooks.call('state');
+  await expectCommandOutcome(page, state, {
+    title: 'hashline: Show Status', serverCommand: 'hashline.status', doc: 'status.json',
+    docCheck: (text) => text.includes('"status"'),
+  });
+  await expectCommandOutcome(page, state, {
+    title: 'hashline: Show Journal of Agent Edits', serverCommand: 'hashline.log', doc: 'journal.json',
+    docCheck: (text) => text.includes(sampleName),
+  });
+  // Undo the tools part's agent edit on line 2; the user's typing on line 12 must stay.
+  await hooks.call('open', { path: sampleName });
+  const before = await sampleDoc();
+  if (lineOf(before, 2) !== 'line 2 (edited by agent tool)') {
+    L.notRun('commands: undo last agent edit', 'needs the agent edit of the tools part');
+    return;
+  }
+  if (state.serverCommands.includes('hashline.undo')) {
+    await palette(page, 'hashline: Undo Last Agent Edit');
+    const after = await poll(async () => { const d = await sampleDoc(); return lineOf(d, 2) === orig(2) ? d : null; });
+    L.check('commands: "Undo Last Agent Edit" reverts the agent edit, keeps the user\'s typing',
+      after && lineOf(after, 12) === orig(12) + ' user' && after.isDirty && diskUnchanged(),
+      { line2: lineOf(after || (await sampleDoc()), 2), toast: await toastText(page) });
+  } else {
+    await palette(page, 'hashline: Undo Last Agent Edit');
+    const t = await poll(async () => { const x = await toastText(page); return x.includes('hashline.undo failed') ? x : null; }, { limitMs: 10000 });
+    L.check('commands: "Undo Last Agent Edit" shows the server\'s error (server lacks hashline.undo)',
+      t && lineOf(await sampleDoc(), 2) === 'line 2 (edited by agent tool)', await toastText(page));
+  }
+}
+
 async function partCli(page) {
   const cliEnv = { ...env, HASHLINE_SESSION: 'code-server-test-cli' };
   const read = runCli(bin, ['read', samplePath, '--json'], cliEnv);
@@ -150,7 +215,7 @@ async function partCli(page) {
     return d && lineOf(d, 18) === 'line 18 (edited through the CLI)' ? d : null;
   });
   L.check('cli: the editor model changed', !!after, after ? undefined : lineOf(await sampleDoc(), 18));
-  const shown = await page.locator('.editor-group-container.active .monaco-editor .view-lines').innerText();
+  const shown = await activeEditorText(page);
   const dirtyTab = await page.locator('.tabs-container .tab.active.dirty').count();
   L.check('cli: the tab shows unsaved changes (dirty)', after && after.isDirty && dirtyTab === 1, { isDirty: after && after.isDirty, dirtyTab });
   L.check('cli: the file on disk is unchanged', diskUnchanged());
@@ -186,12 +251,12 @@ async function main() {
     if (!L.check('extension activated and `hashline lsp` running', state, 'see hashline output channel log (run.sh prints it)')) return;
     L.log('server', JSON.stringify(state.serverInfo));
     await hooks.call('open', { path: sampleName });
-    const all = ['mirror', 'tools', 'cli'];
+    const all = ['mirror', 'tools', 'commands', 'cli'];
     for (const p of all) {
       if (!parts.has(p)) { L.notRun(p, 'not in CS_PARTS'); continue; }
       L.log('part', p);
       try {
-        await { mirror: partMirror, tools: partTools, cli: partCli }[p](page);
+        await { mirror: partMirror, tools: partTools, commands: partCommands, cli: partCli }[p](page);
       } catch (e) {
         L.check(`${p}: ran to the end`, false, String(e && e.stack || e));
       }
