@@ -1,11 +1,13 @@
 // Entry point of the hashline VS Code extension: creates the output channels, starts the
 // `hashline lsp` server for every file and untitled buffer, and registers the commands, the
-// language-model tools and the test hooks. VS Code calls activate() once, on startup finished.
+// language-model tools, the language status item and the test hooks. VS Code calls activate()
+// once, when startup has finished.
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { HashlineServer, errorText } from './server';
 import { affectsServer } from './settings';
+import { registerStatusItem } from './statusItem';
 import { registerTestHooks } from './testHooks';
 import { registerTools } from './tools';
 
@@ -22,6 +24,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     trace,
     server,
     ...registerCommands(server, log),
+    ...registerStatusItem(server),
     ...registerTools(server, log),
     ...registerTestHooks(server, log),
     vscode.workspace.onDidChangeConfiguration((e) => {

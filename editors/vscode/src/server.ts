@@ -23,6 +23,9 @@ export const documentSelector = [
 export class HashlineServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient> | undefined;
+  private readonly stateChanged = new vscode.EventEmitter<void>();
+  // Fires when the server starts, stops or fails (for the language status item).
+  readonly onDidChangeState = this.stateChanged.event;
 
   constructor(
     private readonly log: vscode.OutputChannel,
@@ -49,6 +52,7 @@ export class HashlineServer implements vscode.Disposable {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.stateChanged.fire();
     if (client) {
       try {
         await client.stop(5000);
@@ -116,10 +120,12 @@ export class HashlineServer implements vscode.Disposable {
     );
     const client = new LanguageClient('hashline', 'hashline', serverOptions, clientOptions);
     this.client = client;
+    client.onDidChangeState(() => this.stateChanged.fire());
     try {
       await client.start();
     } catch (e) {
       this.client = undefined;
+      this.stateChanged.fire();
       throw new Error(`could not start "${settings.binaryPath} ${args.join(' ')}": ${errorText(e)}`);
     }
     const info = client.initializeResult?.serverInfo;
@@ -132,6 +138,7 @@ export class HashlineServer implements vscode.Disposable {
 
   dispose(): void {
     void this.stop();
+    this.stateChanged.dispose();
   }
 }
 
