@@ -108,6 +108,7 @@ public:
       r.line_ending = std::string(table_.lineEndingAt(seg_start[i]));
       r.edit_index = i;
       r.label = "draft part";
+      r.ignore_trailing_whitespace = true;
       out.push_back(std::move(r));
     }
     return out;

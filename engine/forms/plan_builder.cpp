@@ -2,6 +2,8 @@
 // plan_builder.h.
 #include "engine/forms/plan_builder.h"
 
+#include "engine/forms/text_fold.h"
+
 #include <algorithm>
 #include <string_view>
 
@@ -92,10 +94,18 @@ bool trimUnchanged(const LineTable& table, Replacement& r) {
     old = cutUnits(*r.old_text);
     use_old = old.normalized.size() == orig.normalized.size();
   }
+  auto loose = [](const std::string& unit) {
+    const bool newline = endsWithNewline(unit);
+    return std::string(trimEndUnicode(newline ? std::string_view(unit).substr(0, unit.size() - 1)
+                                              : std::string_view(unit))) +
+           (newline ? "\n" : "");
+  };
   auto same = [&](std::size_t orig_index, std::size_t new_index) {
     const std::string& candidate = fresh.normalized[new_index];
-    return candidate == orig.normalized[orig_index] ||
-           (use_old && candidate == old.normalized[orig_index]);
+    if (candidate == orig.normalized[orig_index] ||
+        (use_old && candidate == old.normalized[orig_index]))
+      return true;
+    return r.ignore_trailing_whitespace && loose(candidate) == loose(orig.normalized[orig_index]);
   };
   const std::size_t n_orig = orig.normalized.size(), n_new = fresh.normalized.size();
   std::size_t prefix = 0;

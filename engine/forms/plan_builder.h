@@ -32,6 +32,9 @@ struct Replacement {
   std::string line_ending = "\n";      // written for every line break of new_text
   std::size_t edit_index = 0;          // request index, for messages and ordering
   std::string label = "edit";          // how messages name it ("edit", "chunk", "command")
+  /// A line whose new text differs from the document's only in trailing whitespace counts as
+  /// unchanged (and keeps the document's bytes); used by drafts, whose lines match loosely.
+  bool ignore_trailing_whitespace = false;
 };
 
 struct BuildOptions {
