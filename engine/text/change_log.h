@@ -60,6 +60,8 @@ public:
                                    std::uint32_t last) const;
 
   std::size_t size() const { return entries_.size(); }
+  /// The recorded changes, oldest first.
+  const std::deque<LineChange>& entries() const { return entries_; }
 
 private:
   std::deque<LineChange> entries_;

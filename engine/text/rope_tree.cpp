@@ -217,7 +217,18 @@ struct TreeChecker {
 bool checkTree(const Node& root) {
   TreeChecker checker;
   checker.check(root, true);
-  return checker.ok;
+  // Independently of the seams: the whole text measured in one piece gives the same metrics.
+  std::string whole;
+  whole.reserve(root.metrics.bytes);
+  std::vector<const Node*> stack = {&root};
+  while (!stack.empty()) {
+    const Node* node = stack.back();
+    stack.pop_back();
+    if (node->isLeaf()) whole += node->bytes;
+    for (auto it = node->children.rbegin(); it != node->children.rend(); ++it)
+      stack.push_back(it->get());
+  }
+  return checker.ok && measure(whole) == root.metrics;
 }
 
 } // namespace hashline::rope_detail
