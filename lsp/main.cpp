@@ -1,13 +1,6 @@
-// Entry point of the `hashline` binary: parses the subcommand and hands over (placeholder until
-// the lsp/ layer lands).
-#include <cstdio>
-#include <cstring>
+// Entry point of the `hashline` binary. Only wiring: the command line lives in lsp/cli/.
+#include "lsp/cli/subcommands.h"
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
-    std::printf("hashline %s\n", HASHLINE_VERSION);
-    return 0;
-  }
-  std::fprintf(stderr, "usage: hashline lsp|read|edit|...\n");
-  return 2;
+  return hashline::cli::runCli(argc, argv);
 }

@@ -34,9 +34,13 @@ json toJSON(const Position& position) {
   return {{"line", position.line}, {"character", position.character}};
 }
 
-json toJSON(const Range& range) { return {{"start", toJSON(range.start)}, {"end", toJSON(range.end)}}; }
+json toJSON(const Range& range) {
+  return {{"start", toJSON(range.start)}, {"end", toJSON(range.end)}};
+}
 
-json toJSON(const TextDocumentIdentifier& id) { return {{"uri", id.uri}}; }
+json toJSON(const TextDocumentIdentifier& id) {
+  return {{"uri", id.uri}};
+}
 
 json toJSON(const VersionedTextDocumentIdentifier& id) {
   return {{"uri", id.uri}, {"version", id.version}};

@@ -5,14 +5,13 @@
 // which the caller knows (the server keeps it), never this layer.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
-
-#include <nlohmann/json.hpp>
-
 #include "engine/text/encoding.h"
 #include "lsp/protocol/json_path.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 namespace hashline::lsp {
 

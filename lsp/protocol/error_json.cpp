@@ -27,7 +27,9 @@ json toJSON(const Error& error) {
           {"data", std::move(data)}};
 }
 
-json refusalToJSON(const Error& error) { return {{"status", "refused"}, {"error", toJSON(error)}}; }
+json refusalToJSON(const Error& error) {
+  return {{"status", "refused"}, {"error", toJSON(error)}};
+}
 
 // Not in an anonymous namespace: the templates in json_path.h find these by ADL (via JsonPath).
 bool fromJSON(const json& value, AnchoredRow& out, JsonPath path) {

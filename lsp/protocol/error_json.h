@@ -11,10 +11,10 @@
 // the `data` of a JSON-RPC error where a request cannot return a result (hashline/snapshot).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include "engine/support/error.h"
 #include "lsp/protocol/json_path.h"
+
+#include <nlohmann/json.hpp>
 
 namespace hashline::lsp {
 

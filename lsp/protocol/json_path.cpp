@@ -18,17 +18,22 @@ bool JsonPath::report(std::string message) const {
 
 std::string JsonPath::toString() const {
   std::vector<const JsonPath*> chain;
-  for (const JsonPath* p = this; p; p = p->parent_) chain.push_back(p);
+  for (const JsonPath* p = this; p; p = p->parent_)
+    chain.push_back(p);
   std::string out;
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const JsonPath& p = **it;
     switch (p.kind_) {
-    case Kind::Top: out += root_->name; break;
+    case Kind::Top:
+      out += root_->name;
+      break;
     case Kind::Field:
       if (!out.empty()) out += '.';
       out.append(p.field_);
       break;
-    case Kind::Index: out += "[" + std::to_string(p.index_) + "]"; break;
+    case Kind::Index:
+      out += "[" + std::to_string(p.index_) + "]";
+      break;
     }
   }
   return out;
@@ -37,15 +42,27 @@ std::string JsonPath::toString() const {
 std::string describeJSON(const json& value) {
   std::string kind;
   switch (value.type()) {
-  case json::value_t::null: return "null";
-  case json::value_t::boolean: kind = "a boolean"; break;
+  case json::value_t::null:
+    return "null";
+  case json::value_t::boolean:
+    kind = "a boolean";
+    break;
   case json::value_t::number_integer:
-  case json::value_t::number_unsigned: kind = "an integer"; break;
-  case json::value_t::number_float: kind = "a number"; break;
-  case json::value_t::string: kind = "a string"; break;
-  case json::value_t::array: return "an array";
-  case json::value_t::object: return "an object";
-  default: return "an unsupported value";
+  case json::value_t::number_unsigned:
+    kind = "an integer";
+    break;
+  case json::value_t::number_float:
+    kind = "a number";
+    break;
+  case json::value_t::string:
+    kind = "a string";
+    break;
+  case json::value_t::array:
+    return "an array";
+  case json::value_t::object:
+    return "an object";
+  default:
+    return "an unsupported value";
   }
   std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
   if (text.size() > 40) text = text.substr(0, 37) + "...";

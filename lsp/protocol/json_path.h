@@ -9,12 +9,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace hashline::lsp {
 
@@ -32,7 +31,9 @@ public:
   };
 
   explicit JsonPath(Root& root) : root_(&root) {}
-  JsonPath field(std::string_view name) const { return JsonPath(root_, this, name, 0, Kind::Field); }
+  JsonPath field(std::string_view name) const {
+    return JsonPath(root_, this, name, 0, Kind::Field);
+  }
   JsonPath index(std::size_t i) const { return JsonPath(root_, this, {}, i, Kind::Index); }
 
   /// Records `message` at this path unless an earlier error was recorded. Returns false, so
@@ -42,8 +43,7 @@ public:
 
 private:
   enum class Kind { Top, Field, Index };
-  JsonPath(Root* root, const JsonPath* parent, std::string_view field, std::size_t index,
-           Kind kind)
+  JsonPath(Root* root, const JsonPath* parent, std::string_view field, std::size_t index, Kind kind)
       : root_(root), parent_(parent), field_(field), index_(index), kind_(kind) {}
 
   Root* root_;
@@ -74,8 +74,7 @@ bool fromJSON(const nlohmann::json& value, std::optional<T>& out, JsonPath path)
   return true;
 }
 
-template <class T>
-bool fromJSON(const nlohmann::json& value, std::vector<T>& out, JsonPath path) {
+template <class T> bool fromJSON(const nlohmann::json& value, std::vector<T>& out, JsonPath path) {
   if (!value.is_array()) return path.report("expected an array, got " + describeJSON(value));
   out.clear();
   out.reserve(value.size());

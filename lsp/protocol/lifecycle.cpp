@@ -66,9 +66,8 @@ bool fromJSON(const json& value, InitializeParams& out, JsonPath path) {
   ObjectReader r(value, path);
   if (!r) return false;
   if (const json* options = r.find("initializationOptions")) out.initializationOptions = *options;
-  return r.mapOptional("processId", out.processId) &&
-         r.mapOptional("clientInfo", out.clientInfo) && r.mapOptional("rootUri", out.rootUri) &&
-         r.mapOptional("rootPath", out.rootPath) &&
+  return r.mapOptional("processId", out.processId) && r.mapOptional("clientInfo", out.clientInfo) &&
+         r.mapOptional("rootUri", out.rootUri) && r.mapOptional("rootPath", out.rootPath) &&
          r.mapOptional("workspaceFolders", out.workspaceFolders) &&
          r.mapOptional("capabilities", out.capabilities);
 }

@@ -6,15 +6,14 @@
 // given as a number) is an InvalidParams error with its path.
 #pragma once
 
+#include "engine/text/encoding.h"
+#include "lsp/protocol/json_path.h"
+
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "engine/text/encoding.h"
-#include "lsp/protocol/json_path.h"
 
 namespace hashline::lsp {
 
@@ -28,10 +27,10 @@ struct ClientCapabilities {
   std::vector<std::string> positionEncodings;
   /// clangd's pre-3.17 `offsetEncoding` extension, used only when positionEncodings is absent.
   std::optional<std::vector<std::string>> offsetEncoding;
-  bool applyEdit = false;                 // workspace.applyEdit
-  bool documentChanges = false;           // workspace.workspaceEdit.documentChanges
+  bool applyEdit = false;                   // workspace.applyEdit
+  bool documentChanges = false;             // workspace.workspaceEdit.documentChanges
   std::vector<std::string> failureHandling; // workspace.workspaceEdit.failureHandling (one value)
-  bool workDoneProgress = false;          // window.workDoneProgress
+  bool workDoneProgress = false;            // window.workDoneProgress
 };
 
 struct ClientInfo {

@@ -3,14 +3,13 @@
 // The server turns these into DocumentStore calls; ranges stay in the negotiated encoding.
 #pragma once
 
+#include "lsp/protocol/basic_types.h"
+
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "lsp/protocol/basic_types.h"
 
 namespace hashline::lsp {
 

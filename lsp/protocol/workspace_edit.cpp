@@ -59,7 +59,8 @@ json toJSON(const TextEdit& edit) {
 
 json toJSON(const TextDocumentEdit& edit) {
   json edits = json::array();
-  for (const auto& e : edit.edits) edits.push_back(toJSON(e));
+  for (const auto& e : edit.edits)
+    edits.push_back(toJSON(e));
   return {{"textDocument", toJSON(edit.textDocument)}, {"edits", std::move(edits)}};
 }
 
@@ -67,14 +68,16 @@ json toJSON(const WorkspaceEdit& edit) {
   json out = json::object();
   if (!edit.documentChanges.empty()) {
     json changes = json::array();
-    for (const auto& change : edit.documentChanges) changes.push_back(toJSON(change));
+    for (const auto& change : edit.documentChanges)
+      changes.push_back(toJSON(change));
     out["documentChanges"] = std::move(changes);
   }
   if (!edit.changes.empty()) {
     json changes = json::object();
     for (const auto& [uri, edits] : edit.changes) {
       json list = json::array();
-      for (const auto& e : edits) list.push_back(toJSON(e));
+      for (const auto& e : edits)
+        list.push_back(toJSON(e));
       changes[uri] = std::move(list);
     }
     out["changes"] = std::move(changes);

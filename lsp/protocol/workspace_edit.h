@@ -5,14 +5,13 @@
 // completeness only.
 #pragma once
 
+#include "lsp/protocol/basic_types.h"
+
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "lsp/protocol/basic_types.h"
 
 namespace hashline::lsp {
 

@@ -1,9 +1,9 @@
 // JSON-RPC 2.0 classification, dispatch, exactly-once replies, and outgoing calls.
 #include "lsp/rpc/json_rpc.h"
 
-#include <boost/asio/steady_timer.hpp>
-
 #include "lsp/support/log.h"
+
+#include <boost/asio/steady_timer.hpp>
 
 namespace hashline::lsp {
 
@@ -71,15 +71,27 @@ struct ReplyState {
 
 // --- Reply ---------------------------------------------------------------------------------
 
-void Reply::result(json value) const { state_->answer({{"result", std::move(value)}}); }
-void Reply::error(RpcError error) const { state_->answer({{"error", toJSON(error)}}); }
-bool Reply::replied() const { return state_->replied; }
-bool Reply::cancelled() const { return state_->cancelled; }
+void Reply::result(json value) const {
+  state_->answer({{"result", std::move(value)}});
+}
+void Reply::error(RpcError error) const {
+  state_->answer({{"error", toJSON(error)}});
+}
+bool Reply::replied() const {
+  return state_->replied;
+}
+bool Reply::cancelled() const {
+  return state_->cancelled;
+}
 void Reply::onCancel(std::function<void()> callback) const {
   state_->on_cancel = std::move(callback);
 }
-const json& Reply::id() const { return state_->id; }
-const std::string& Reply::method() const { return state_->method; }
+const json& Reply::id() const {
+  return state_->id;
+}
+const std::string& Reply::method() const {
+  return state_->method;
+}
 
 // --- JsonRpcConnection ---------------------------------------------------------------------
 
@@ -89,7 +101,9 @@ json errorResponse(const json& id, const RpcError& error) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", toJSON(error)}};
 }
 
-bool isValidId(const json& id) { return id.is_number_integer() || id.is_string(); }
+bool isValidId(const json& id) {
+  return id.is_number_integer() || id.is_string();
+}
 
 } // namespace
 
@@ -106,10 +120,16 @@ JsonRpcConnection::~JsonRpcConnection() {
   core_->output_closed = true; // Replies outliving us must not touch the transport.
 }
 
-void JsonRpcConnection::start() { transport_.start(*this); }
+void JsonRpcConnection::start() {
+  transport_.start(*this);
+}
 
-std::size_t JsonRpcConnection::pendingCalls() const { return core_->calls.size(); }
-std::size_t JsonRpcConnection::requestsInFlight() const { return core_->inflight.size(); }
+std::size_t JsonRpcConnection::pendingCalls() const {
+  return core_->calls.size();
+}
+std::size_t JsonRpcConnection::requestsInFlight() const {
+  return core_->inflight.size();
+}
 
 void JsonRpcConnection::notify(const std::string& method, json params) {
   log::debug("--> ", method);
@@ -117,8 +137,7 @@ void JsonRpcConnection::notify(const std::string& method, json params) {
 }
 
 std::int64_t JsonRpcConnection::call(const std::string& method, json params,
-                                     ResponseCallback callback,
-                                     std::chrono::milliseconds timeout) {
+                                     ResponseCallback callback, std::chrono::milliseconds timeout) {
   std::int64_t id = core_->next_call_id++;
   if (core_->output_closed) {
     CallResponse response;
@@ -143,8 +162,8 @@ std::int64_t JsonRpcConnection::call(const std::string& method, json params,
     core->send({{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", id}}}});
     CallResponse response;
     response.kind = CallResponse::TimedOut;
-    response.error = RpcError::make(RpcErrorCode::RequestCancelled,
-                                    call.method + " got no answer in time");
+    response.error =
+        RpcError::make(RpcErrorCode::RequestCancelled, call.method + " got no answer in time");
     call.callback(std::move(response));
   });
   log::debug("--> ", method, " (id ", id, ")");
@@ -178,15 +197,15 @@ void JsonRpcConnection::onMessage(std::string body) {
     message = json::parse(body);
   } catch (const json::exception& e) {
     log::warn("invalid JSON (", body.size(), " bytes): ", e.what());
-    core_->send(errorResponse(
-        nullptr, RpcError::make(RpcErrorCode::ParseError, std::string("invalid JSON: ") + e.what())));
+    core_->send(errorResponse(nullptr, RpcError::make(RpcErrorCode::ParseError,
+                                                      std::string("invalid JSON: ") + e.what())));
     return;
   }
   body = std::string(); // the parsed DOM replaces the text; free it now (large didOpen)
 
   if (!message.is_object()) {
-    core_->send(errorResponse(nullptr, RpcError::make(RpcErrorCode::InvalidRequest,
-                                                      "a message must be a JSON object")));
+    core_->send(errorResponse(
+        nullptr, RpcError::make(RpcErrorCode::InvalidRequest, "a message must be a JSON object")));
     return;
   }
   json id = nullptr;
@@ -201,8 +220,7 @@ void JsonRpcConnection::onMessage(std::string body) {
                               RpcError::make(RpcErrorCode::InvalidRequest, why)));
   };
   auto version = message.find("jsonrpc");
-  if (version == message.end() || *version != "2.0")
-    return invalid("\"jsonrpc\" must be \"2.0\"");
+  if (version == message.end() || *version != "2.0") return invalid("\"jsonrpc\" must be \"2.0\"");
 
   auto method_it = message.find("method");
   if (method_it == message.end()) {
@@ -294,17 +312,16 @@ void JsonRpcConnection::handleResponse(const json& message) {
   call.callback(std::move(response));
 }
 
-void JsonRpcConnection::onOversizedMessage(std::size_t declared_bytes,
-                                           const std::string& problem) {
+void JsonRpcConnection::onOversizedMessage(std::size_t declared_bytes, const std::string& problem) {
   core_->send(errorResponse(nullptr, RpcError::make(RpcErrorCode::InvalidRequest, problem,
                                                     json{{"declaredBytes", declared_bytes}})));
 }
 
 void JsonRpcConnection::onInputClosed(const std::string& problem) {
   if (!problem.empty() && problem.rfind("write error", 0) != 0)
-    core_->send(errorResponse(nullptr, RpcError::make(RpcErrorCode::ParseError,
-                                                      "broken message framing, closing: " +
-                                                          problem)));
+    core_->send(
+        errorResponse(nullptr, RpcError::make(RpcErrorCode::ParseError,
+                                              "broken message framing, closing: " + problem)));
   failAllCalls(CallResponse::ConnectionClosed, problem.empty() ? "input closed" : problem);
   handler_.onInputClosed(problem);
 }

@@ -17,20 +17,18 @@
 // Threading: single-threaded; everything runs on the io_context given at construction.
 #pragma once
 
-#include <utility> // before Asio (Boost 1.74 + GCC 12)
+#include "lsp/rpc/rpc_error.h"
+#include "lsp/transport/transport.h"
 
+#include <boost/asio/io_context.hpp>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <string>
-
-#include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>
-
-#include "lsp/rpc/rpc_error.h"
-#include "lsp/transport/transport.h"
+#include <string>
+#include <utility> // before Asio (Boost 1.74 + GCC 12)
 
 namespace hashline::lsp {
 

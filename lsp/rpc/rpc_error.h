@@ -5,10 +5,9 @@
 // hashline::Error (DESIGN §9), see lsp/protocol/error_json.h.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace hashline::lsp {
 

@@ -25,10 +25,14 @@ std::optional<Level> levelFromName(std::string_view name) {
 
 std::string_view levelName(Level level) {
   switch (level) {
-  case Level::Error: return "error";
-  case Level::Warn: return "warn";
-  case Level::Info: return "info";
-  case Level::Debug: return "debug";
+  case Level::Error:
+    return "error";
+  case Level::Warn:
+    return "warn";
+  case Level::Info:
+    return "info";
+  case Level::Debug:
+    return "debug";
   }
   return "?";
 }
@@ -42,8 +46,12 @@ bool setSink(const std::string& path) {
   return g_file != nullptr;
 }
 
-void setLevel(Level level) { g_level = level; }
-Level level() { return g_level; }
+void setLevel(Level level) {
+  g_level = level;
+}
+Level level() {
+  return g_level;
+}
 
 void write(Level level, std::string_view message) {
   using namespace std::chrono;
@@ -56,8 +64,8 @@ void write(Level level, std::string_view message) {
   std::strftime(stamp, sizeof stamp, "%H:%M:%S", &utc);
   std::lock_guard lock(g_mutex);
   std::FILE* out = g_file ? g_file : stderr;
-  std::fprintf(out, "%s.%03d %-5s %.*s\n", stamp, static_cast<int>(millis),
-               levelName(level).data(), static_cast<int>(message.size()), message.data());
+  std::fprintf(out, "%s.%03d %-5s %.*s\n", stamp, static_cast<int>(millis), levelName(level).data(),
+               static_cast<int>(message.size()), message.data());
   std::fflush(out);
 }
 

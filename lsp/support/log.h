@@ -26,7 +26,9 @@ std::string_view levelName(Level level);
 bool setSink(const std::string& path);
 void setLevel(Level level);
 Level level();
-inline bool enabled(Level l) { return static_cast<int>(l) <= static_cast<int>(level()); }
+inline bool enabled(Level l) {
+  return static_cast<int>(l) <= static_cast<int>(level());
+}
 
 /// Writes one line "<time> <level> <message>" to the sink.
 void write(Level level, std::string_view message);
@@ -37,9 +39,17 @@ template <class... Args> void message(Level l, const Args&... args) {
   (out << ... << args);
   write(l, out.str());
 }
-template <class... Args> void error(const Args&... args) { message(Level::Error, args...); }
-template <class... Args> void warn(const Args&... args) { message(Level::Warn, args...); }
-template <class... Args> void info(const Args&... args) { message(Level::Info, args...); }
-template <class... Args> void debug(const Args&... args) { message(Level::Debug, args...); }
+template <class... Args> void error(const Args&... args) {
+  message(Level::Error, args...);
+}
+template <class... Args> void warn(const Args&... args) {
+  message(Level::Warn, args...);
+}
+template <class... Args> void info(const Args&... args) {
+  message(Level::Info, args...);
+}
+template <class... Args> void debug(const Args&... args) {
+  message(Level::Debug, args...);
+}
 
 } // namespace hashline::log

@@ -49,7 +49,8 @@ std::optional<std::string> fileUriToPath(std::string_view uri) {
   if (!startsWithNoCase(uri, "file:")) return std::nullopt;
   std::string_view rest = uri.substr(5);
   // Query and fragment are not part of a file path.
-  if (auto cut = rest.find_first_of("?#"); cut != std::string_view::npos) rest = rest.substr(0, cut);
+  if (auto cut = rest.find_first_of("?#"); cut != std::string_view::npos)
+    rest = rest.substr(0, cut);
   if (rest.substr(0, 2) == "//") {
     rest.remove_prefix(2);
     std::size_t slash = rest.find('/');

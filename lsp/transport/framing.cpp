@@ -9,8 +9,10 @@ namespace hashline::lsp {
 namespace {
 
 std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+    text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+    text.remove_suffix(1);
   return text;
 }
 
@@ -73,10 +75,14 @@ void FrameParser::consume(std::size_t bytes) {
 
 bool FrameParser::midMessage() const {
   switch (state_) {
-  case State::Headers: return saw_header_ || available() > 0;
-  case State::Body: return true;
-  case State::Discard: return discard_left_ > 0;
-  case State::Broken: return false;
+  case State::Headers:
+    return saw_header_ || available() > 0;
+  case State::Body:
+    return true;
+  case State::Discard:
+    return discard_left_ > 0;
+  case State::Broken:
+    return false;
   }
   return false;
 }
@@ -95,7 +101,8 @@ FrameEvent FrameParser::fail(std::string problem) {
 FrameEvent FrameParser::next() {
   while (true) {
     switch (state_) {
-    case State::Broken: return {};
+    case State::Broken:
+      return {};
 
     case State::Discard: {
       std::size_t take = std::min(discard_left_, available());
@@ -170,7 +177,8 @@ FrameEvent FrameParser::parseHeaderLine(std::string_view line) {
       !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return fail("invalid Content-Length " + quoted(value));
   std::size_t length = 0;
-  for (char c : value) length = length * 10 + static_cast<std::size_t>(c - '0');
+  for (char c : value)
+    length = length * 10 + static_cast<std::size_t>(c - '0');
   if (has_length_ && length != content_length_)
     return fail("two different Content-Length headers (" + std::to_string(content_length_) +
                 " and " + std::to_string(length) + ")");

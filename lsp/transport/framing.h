@@ -66,13 +66,13 @@ private:
 
   FramingLimits limits_;
   State state_ = State::Headers;
-  std::string input_;            // bytes not yet consumed start at input_offset_
+  std::string input_; // bytes not yet consumed start at input_offset_
   std::size_t input_offset_ = 0;
   std::size_t header_bytes_ = 0; // size of the current header block so far
   bool saw_header_ = false;
   bool has_length_ = false;
   std::size_t content_length_ = 0;
-  std::string body_;             // reserved to content_length_ once headers end
+  std::string body_; // reserved to content_length_ once headers end
   std::size_t discard_left_ = 0;
 };
 

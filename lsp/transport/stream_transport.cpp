@@ -1,13 +1,12 @@
 // StreamTransport's read loop (bytes → FrameParser → MessageSink) and coalescing write queue.
 #include "lsp/transport/stream_transport.h"
 
-#include <unistd.h>
+#include "lsp/support/log.h"
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/write.hpp>
-
-#include "lsp/support/log.h"
+#include <unistd.h>
 
 namespace hashline::lsp {
 namespace {
@@ -18,7 +17,9 @@ void cancelReading(boost::asio::posix::stream_descriptor& stream) {
   stream.cancel(ignored);
   stream.close(ignored);
 }
-void cancelReading(SharedSocket& socket) { socket.shutdownReceive(); }
+void cancelReading(SharedSocket& socket) {
+  socket.shutdownReceive();
+}
 void closeOutput(boost::asio::posix::stream_descriptor& stream) {
   boost::system::error_code ignored;
   stream.close(ignored);
@@ -44,28 +45,28 @@ template <class R, class W> void StreamTransport<R, W>::start(MessageSink& sink)
 template <class R, class W> void StreamTransport<R, W>::readMore() {
   if (input_done_) return;
   std::weak_ptr<int> alive = alive_;
-  input_.async_read_some(
-      boost::asio::buffer(read_buffer_),
-      [this, alive](boost::system::error_code error, std::size_t bytes) {
-        if (alive.expired() || input_done_) return;
-        if (bytes > 0) {
-          bytes_read_ += bytes;
-          parser_.feed(std::string_view(read_buffer_.data(), bytes));
-          drainParser();
-          if (alive.expired() || input_done_) return;
-        }
-        if (error) {
-          input_done_ = true;
-          std::string problem;
-          if (error != boost::asio::error::eof && error != boost::asio::error::operation_aborted)
-            problem = "read error: " + error.message();
-          else if (parser_.midMessage())
-            problem = "input ended in the middle of a message";
-          sink_->onInputClosed(problem);
-          return;
-        }
-        readMore();
-      });
+  input_.async_read_some(boost::asio::buffer(read_buffer_),
+                         [this, alive](boost::system::error_code error, std::size_t bytes) {
+                           if (alive.expired() || input_done_) return;
+                           if (bytes > 0) {
+                             bytes_read_ += bytes;
+                             parser_.feed(std::string_view(read_buffer_.data(), bytes));
+                             drainParser();
+                             if (alive.expired() || input_done_) return;
+                           }
+                           if (error) {
+                             input_done_ = true;
+                             std::string problem;
+                             if (error != boost::asio::error::eof &&
+                                 error != boost::asio::error::operation_aborted)
+                               problem = "read error: " + error.message();
+                             else if (parser_.midMessage())
+                               problem = "input ended in the middle of a message";
+                             sink_->onInputClosed(problem);
+                             return;
+                           }
+                           readMore();
+                         });
 }
 
 template <class R, class W> void StreamTransport<R, W>::drainParser() {
@@ -73,8 +74,11 @@ template <class R, class W> void StreamTransport<R, W>::drainParser() {
   while (!input_done_) {
     FrameEvent event = parser_.next();
     switch (event.kind) {
-    case FrameEvent::NeedMore: return;
-    case FrameEvent::Message: sink_->onMessage(std::move(event.body)); break;
+    case FrameEvent::NeedMore:
+      return;
+    case FrameEvent::Message:
+      sink_->onMessage(std::move(event.body));
+      break;
     case FrameEvent::Oversized:
       log::warn("skipping oversized message: ", event.problem);
       sink_->onOversizedMessage(event.declared_bytes, event.problem);

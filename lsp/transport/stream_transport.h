@@ -10,19 +10,17 @@
 // `close`'s callback ran or the io_context stopped.
 #pragma once
 
-#include <utility> // before Asio (Boost 1.74 + GCC 12)
+#include "lsp/transport/framing.h"
+#include "lsp/transport/transport.h"
 
 #include <array>
-#include <functional>
-#include <memory>
-#include <string>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
-
-#include "lsp/transport/framing.h"
-#include "lsp/transport/transport.h"
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility> // before Asio (Boost 1.74 + GCC 12)
 
 namespace hashline::lsp {
 

@@ -1,0 +1,40 @@
+// A small command-line reader shared by the subcommands: `--flag value`, `--flag=value`,
+// boolean flags and positional arguments, with usage errors as values.
+//
+// Threading: none.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hashline::cli {
+
+class Arguments {
+public:
+  explicit Arguments(std::vector<std::string> args) : args_(std::move(args)) {}
+
+  bool done() const { return index_ >= args_.size(); }
+  /// The next argument, not consumed.
+  const std::string& peek() const { return args_[index_]; }
+  /// True (and consumes it) if the next argument is the flag `name` (e.g. "--stdio").
+  bool flag(std::string_view name);
+  /// If the next argument is `name VALUE` or `name=VALUE`, consumes it and returns true with
+  /// `value` set; a missing value sets `error`.
+  bool option(std::string_view name, std::string& value);
+  /// Consumes and returns the next argument.
+  std::string take();
+
+  std::string error; // the first usage error seen
+
+private:
+  std::vector<std::string> args_;
+  std::size_t index_ = 0;
+};
+
+/// "64M", "1048576", "2k", "1G" → bytes; nullopt when malformed or zero.
+std::optional<std::size_t> parseByteSize(std::string_view text);
+
+} // namespace hashline::cli

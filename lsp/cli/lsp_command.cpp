@@ -1,0 +1,91 @@
+// `hashline lsp [--log-file PATH] [--log-level L] [--max-message-bytes N] [--stdio]
+//  [--clientProcessId PID]`: wires the stdio transport, the server and its features.
+#include "lsp/cli/lsp_command.h"
+
+#include "lsp/cli/arguments.h"
+#include "lsp/server/features.h"
+#include "lsp/server/lsp_server.h"
+#include "lsp/support/log.h"
+#include "lsp/transport/stream_transport.h"
+#include "lsp/version.h"
+
+#include <boost/asio/io_context.hpp>
+#include <cstdio>
+#include <signal.h>
+#include <unistd.h>
+
+namespace hashline::cli {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: hashline lsp [options]\n"
+    "Serves the Language Server Protocol on stdin/stdout; the editor starts it.\n\n"
+    "options:\n"
+    "  --log-file PATH          append the log to PATH (default: stderr; never stdout)\n"
+    "  --log-level LEVEL        error, warn, info or debug (default: info)\n"
+    "  --max-message-bytes N    refuse messages larger than N bytes; K, M, G suffixes\n"
+    "                           (default: 64M)\n"
+    "  --clientProcessId PID    exit when process PID ends (as initialize's processId)\n"
+    "  --stdio                  accepted for editor compatibility (stdio is the channel)\n"
+    "  -h, --help               show this help\n";
+
+int usageError(const std::string& message) {
+  std::fprintf(stderr, "hashline lsp: %s\n\n%s", message.c_str(), kUsage);
+  return 2;
+}
+
+} // namespace
+
+int runLspCommand(std::vector<std::string> raw) {
+  Arguments args(std::move(raw));
+  std::string log_file, log_level = "info", max_bytes, client_pid;
+  while (!args.done()) {
+    if (args.flag("-h") || args.flag("--help")) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (args.flag("--stdio")) continue;
+    if (args.option("--log-file", log_file) || args.option("--log-level", log_level) ||
+        args.option("--max-message-bytes", max_bytes) ||
+        args.option("--clientProcessId", client_pid))
+      continue;
+    return usageError("unknown argument '" + args.take() + "'");
+  }
+  if (!args.error.empty()) return usageError(args.error);
+
+  auto level = log::levelFromName(log_level);
+  if (!level) return usageError("unknown log level '" + log_level + "'");
+  log::setLevel(*level);
+  if (!log_file.empty() && !log::setSink(log_file))
+    return usageError("cannot open log file '" + log_file + "'");
+
+  lsp::FramingLimits limits;
+  if (!max_bytes.empty()) {
+    auto parsed = parseByteSize(max_bytes);
+    if (!parsed) return usageError("invalid --max-message-bytes '" + max_bytes + "'");
+    limits.max_body_bytes = *parsed;
+  }
+  lsp::LspServerOptions options;
+  if (!client_pid.empty()) {
+    try {
+      options.client_process_id = std::stoll(client_pid);
+    } catch (const std::exception&) {
+      return usageError("invalid --clientProcessId '" + client_pid + "'");
+    }
+  }
+
+  ::signal(SIGPIPE, SIG_IGN); // a vanished editor is a write error, not a kill
+  boost::asio::io_context io;
+  auto transport = lsp::makeStdioTransport(io, limits);
+  // The protocol owns the (duplicated) stdout now; stray writes to fd 1 go to stderr instead.
+  ::dup2(STDERR_FILENO, STDOUT_FILENO);
+
+  log::info("hashline ", programVersion(), " serving LSP on stdio (pid ", ::getpid(),
+            ", message cap ", limits.max_body_bytes, " bytes)");
+  lsp::LspServer server(io, std::move(transport), options);
+  lsp::registerAllFeatures(server);
+  return server.run();
+}
+
+} // namespace hashline::cli

@@ -1,0 +1,80 @@
+// `hashline [--help|--version] <subcommand> ...`: finds the subcommand and runs it.
+#include "lsp/cli/subcommands.h"
+
+#include "lsp/cli/lsp_command.h"
+#include "lsp/version.h"
+
+#include <cstdio>
+
+namespace hashline::cli {
+
+const std::vector<Subcommand>& subcommands() {
+  static const std::vector<Subcommand> table = {
+      {"lsp", "serve the Language Server Protocol on stdin/stdout (the editor starts this)",
+       runLspCommand},
+      // Later: {"read", ...}, {"edit", ...}, {"status", ...}, {"mcp", ...}
+  };
+  return table;
+}
+
+namespace {
+
+void printHelp(std::FILE* out) {
+  std::fprintf(out,
+               "hashline %.*s - an LSP sidecar that lets agents edit live editor buffers through\n"
+               "verified line anchors.\n\n"
+               "usage: hashline <command> [options]\n"
+               "       hashline <command> --help     options of one command\n\n"
+               "commands:\n",
+               static_cast<int>(programVersion().size()), programVersion().data());
+  for (const auto& command : subcommands())
+    std::fprintf(out, "  %-8.*s %.*s\n", static_cast<int>(command.name.size()), command.name.data(),
+                 static_cast<int>(command.summary.size()), command.summary.data());
+  std::fprintf(out, "\noptions:\n"
+                    "  -h, --help     show this help\n"
+                    "  --version      print the version\n");
+}
+
+} // namespace
+
+int runCli(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  // Options written before the subcommand (e.g. `hashline --log-level debug lsp`) are handed
+  // to the subcommand as if written after it.
+  std::vector<std::string> leading;
+  std::size_t i = 0;
+  for (; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "-h" || arg == "--help") {
+      printHelp(stdout);
+      return 0;
+    }
+    if (arg == "--version") {
+      std::printf("hashline %.*s\n", static_cast<int>(programVersion().size()),
+                  programVersion().data());
+      return 0;
+    }
+    if (arg.rfind("-", 0) != 0) break;
+    leading.push_back(arg);
+    // A value-taking option written as `--name value`: keep the value with it.
+    if (arg.find('=') == std::string::npos && i + 1 < args.size() &&
+        args[i + 1].rfind("-", 0) != 0 &&
+        (arg == "--log-file" || arg == "--log-level" || arg == "--max-message-bytes" ||
+         arg == "--clientProcessId"))
+      leading.push_back(args[++i]);
+  }
+  if (i >= args.size()) {
+    printHelp(stderr);
+    return 2;
+  }
+  for (const auto& command : subcommands()) {
+    if (command.name != args[i]) continue;
+    std::vector<std::string> rest = leading;
+    rest.insert(rest.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+    return command.run(std::move(rest));
+  }
+  std::fprintf(stderr, "hashline: unknown command '%s' (see hashline --help)\n", args[i].c_str());
+  return 2;
+}
+
+} // namespace hashline::cli

@@ -1,0 +1,91 @@
+// DocumentStore: open/change/close bookkeeping and the desync/resync rules.
+#include "lsp/workspace/document_store.h"
+
+#include "lsp/support/uri.h"
+
+namespace hashline::lsp {
+
+bool DocumentStore::open(std::string uri, std::string languageId, std::int64_t version,
+                         std::string_view text) {
+  std::string key = canonicalUri(uri);
+  bool replaced = documents_.erase(key) > 0;
+  documents_.try_emplace(std::move(key), std::move(uri), std::move(languageId), version, text);
+  return replaced;
+}
+
+ChangeOutcome DocumentStore::change(std::string_view uri, std::int64_t version,
+                                    const std::vector<ContentChange>& changes) {
+  OpenDocument* open = find(uri);
+  if (!open) return {ChangeOutcome::NotOpen, "no didOpen for " + std::string(uri)};
+  Document& doc = open->document;
+
+  if (open->desynced()) {
+    // Changes before the last full text no longer matter; from it on, apply normally.
+    std::size_t last_full = changes.size();
+    for (std::size_t i = changes.size(); i-- > 0;)
+      if (!changes[i].range_start && !changes[i].range_end) {
+        last_full = i;
+        break;
+      }
+    if (last_full == changes.size()) return {ChangeOutcome::StillDesynced, open->desyncReason()};
+    std::vector<ContentChange> tail(changes.begin() + last_full, changes.end());
+    Status status = doc.applyChanges(version, tail, encoding_);
+    if (!status.ok()) return {ChangeOutcome::BecameDesynced, status.error().message};
+    open->lost_change.clear();
+    return {ChangeOutcome::Resynced, {}};
+  }
+
+  Status status = doc.applyChanges(version, changes, encoding_);
+  if (!status.ok()) return {ChangeOutcome::BecameDesynced, status.error().message};
+  return {ChangeOutcome::Applied, {}};
+}
+
+bool DocumentStore::markLostChange(std::string_view uri, std::string reason) {
+  OpenDocument* open = find(uri);
+  if (!open) return false;
+  if (!open->desynced()) open->lost_change = std::move(reason);
+  return true;
+}
+
+bool DocumentStore::close(std::string_view uri) {
+  return documents_.erase(canonicalUri(uri)) > 0;
+}
+
+OpenDocument* DocumentStore::find(std::string_view uri) {
+  auto it = documents_.find(canonicalUri(uri));
+  return it == documents_.end() ? nullptr : &it->second;
+}
+
+const OpenDocument* DocumentStore::find(std::string_view uri) const {
+  auto it = documents_.find(canonicalUri(uri));
+  return it == documents_.end() ? nullptr : &it->second;
+}
+
+const OpenDocument* DocumentStore::findByPath(std::string_view path) const {
+  return find(pathToFileUri(path));
+}
+
+Result<const OpenDocument*> DocumentStore::readable(std::string_view uri) const {
+  const OpenDocument* open = find(uri);
+  if (!open)
+    return Error::make(ErrorCode::FileNotFound,
+                       "the document " + std::string(uri) + " is not open in the editor");
+  if (open->desynced()) {
+    Error error =
+        Error::make(ErrorCode::Desynced, "the mirror of " + open->uri +
+                                             " lost sync with the editor: " + open->desyncReason());
+    error.data.path = open->uri;
+    return error;
+  }
+  return open;
+}
+
+std::vector<std::string> DocumentStore::uris() const {
+  std::vector<std::string> out;
+  out.reserve(documents_.size());
+  for (const auto& [key, open] : documents_)
+    out.push_back(open.uri);
+  return out;
+}
+
+} // namespace hashline::lsp
