@@ -2,15 +2,14 @@
 // session's Observation, and helpers to read, type (as the user) and edit (as the agent).
 #pragma once
 
-#include <gtest/gtest.h>
-
-#include <string>
-#include <vector>
-
 #include "engine/anchors/line_hash_cache.h"
 #include "engine/anchors/reader.h"
 #include "engine/text/document.h"
 #include "engine/verify/verifier.h"
+
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
 
 namespace hashline::test {
 
@@ -113,15 +112,17 @@ struct LiveSession {
   }
 };
 
-inline std::string codeName(ErrorCode code) { return std::string(errorCodeName(code)); }
+inline std::string codeName(ErrorCode code) {
+  return std::string(errorCodeName(code));
+}
 
-#define EXPECT_REFUSED(result, expected_code)                                               \
-  do {                                                                                           \
-    const auto& r_ = (result);                                                                   \
-    ASSERT_FALSE(r_.ok()) << "expected " << ::hashline::test::codeName(expected_code);           \
-    EXPECT_EQ(::hashline::test::codeName(r_.error().code),                                       \
-              ::hashline::test::codeName(expected_code))                                         \
-        << r_.error().message;                                                                   \
+#define EXPECT_REFUSED(result, expected_code)                                                      \
+  do {                                                                                             \
+    const auto& r_ = (result);                                                                     \
+    ASSERT_FALSE(r_.ok()) << "expected " << ::hashline::test::codeName(expected_code);             \
+    EXPECT_EQ(::hashline::test::codeName(r_.error().code),                                         \
+              ::hashline::test::codeName(expected_code))                                           \
+        << r_.error().message;                                                                     \
   } while (0)
 
 } // namespace hashline::test

@@ -1,9 +1,9 @@
 // Every anchored op on a live document: splices, ordering, line endings, final newline, BOM
 // (hashline-peers.md §9 scenarios 3–9, 26, 27, 39).
-#include <gtest/gtest.h>
-
 #include "engine/anchors/read_lines.h"
 #include "fixture.h"
+
+#include <gtest/gtest.h>
 
 namespace hashline::test {
 namespace {
@@ -218,25 +218,30 @@ TEST(Ops, LoneCrEndingsAreKept) {
 
 TEST(Ops, BomIsPreserved) {
   // Scenario 27.
-  LiveSession s("\xEF\xBB\xBF" "first\nsecond\n");
+  LiveSession s("\xEF\xBB\xBF"
+                "first\nsecond\n");
   const auto& view = s.read();
   EXPECT_EQ(view.rows[0].text, "first");
   s.edit({replaceOp(s.anchor(1), "FIRST")});
-  EXPECT_EQ(s.text(), "\xEF\xBB\xBF" "FIRST\nsecond\n");
+  EXPECT_EQ(s.text(), "\xEF\xBB\xBF"
+                      "FIRST\nsecond\n");
   s.read();
   s.edit({insertAfterOp("0", "top")});
-  EXPECT_EQ(s.text(), "\xEF\xBB\xBF" "top\nFIRST\nsecond\n");
+  EXPECT_EQ(s.text(), "\xEF\xBB\xBF"
+                      "top\nFIRST\nsecond\n");
   s.read();
   s.edit({deleteOp(s.anchor(1), s.anchor(3))});
   EXPECT_EQ(s.text(), "\xEF\xBB\xBF");
 }
 
 TEST(Ops, WriteReplacesTheWholeFile) {
-  LiveSession s("\xEF\xBB\xBF" "a\r\nb\r\n");
+  LiveSession s("\xEF\xBB\xBF"
+                "a\r\nb\r\n");
   s.read();
   const auto result = s.edit({writeOp("x\ny\nz\n")});
   // Line endings follow the file; the BOM stays.
-  EXPECT_EQ(s.text(), "\xEF\xBB\xBF" "x\r\ny\r\nz\r\n");
+  EXPECT_EQ(s.text(), "\xEF\xBB\xBF"
+                      "x\r\ny\r\nz\r\n");
   EXPECT_EQ(result.fresh_rows.size(), 3u);
 }
 
@@ -280,8 +285,8 @@ TEST(Ops, LargeRangesCarryWarnings) {
 TEST(Ops, PlanEditsAreSortedAndApplyToThePrediction) {
   LiveSession s(numbered(12));
   s.read();
-  auto result = s.verify({replaceOp(s.anchor(9), "nine"), insertAfterOp(s.anchor(2), "two+"),
-                          deleteOp(s.anchor(5))});
+  auto result = s.verify(
+      {replaceOp(s.anchor(9), "nine"), insertAfterOp(s.anchor(2), "two+"), deleteOp(s.anchor(5))});
   ASSERT_TRUE(result.ok());
   for (std::size_t i = 1; i < result->plan.edits.size(); ++i)
     EXPECT_LE(result->plan.edits[i - 1].end, result->plan.edits[i].begin);

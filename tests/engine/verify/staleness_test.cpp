@@ -1,9 +1,9 @@
 // Staleness on live documents (exact rebasing through the ChangeLog) and on texts without
 // history (digest comparison and the ±15-line search): DESIGN §4 steps 1–2, scenarios 12–16,
 // 23–25.
-#include <gtest/gtest.h>
-
 #include "fixture.h"
+
+#include <gtest/gtest.h>
 
 namespace hashline::test {
 namespace {
@@ -87,7 +87,7 @@ TEST(Staleness, ChainTierSeesLinesAboveInItsSegmentOnly) {
   const std::string anchor2 = s.anchor(2);
   s.type(4, 0, "user "); // line 5
   EXPECT_REFUSED(s.verify({replaceOp(anchor20, "x")}), ErrorCode::StaleAnchor);
-  EXPECT_TRUE(s.verify({replaceOp(anchor2, "x")}).ok()); // above the change
+  EXPECT_TRUE(s.verify({replaceOp(anchor2, "x")}).ok());  // above the change
   EXPECT_TRUE(s.verify({replaceOp(anchor40, "x")}).ok()); // next segment
 }
 
@@ -235,8 +235,8 @@ TEST(NoHistory, RepetitiveContentIsAmbiguous) {
 TEST(NoHistory, ShiftBeyondTheWindowIsPlainStale) {
   // Scenario 16.
   DiskCase disk(numbered(60));
-  auto result = disk.verify(numbered(20, "new") + numbered(60),
-                            {replaceOp(disk.view.rows[9].anchor, "x")});
+  auto result =
+      disk.verify(numbered(20, "new") + numbered(60), {replaceOp(disk.view.rows[9].anchor, "x")});
   EXPECT_REFUSED(result, ErrorCode::StaleAnchor);
   EXPECT_FALSE(result.error().data.suggestion.has_value());
   EXPECT_TRUE(result.error().data.candidate_lines.empty());
@@ -256,7 +256,8 @@ TEST(NoHistory, RangeInteriorIsCheckedAgainstIssuedAnchors) {
   DiskCase disk(numbered(30), Tier::Line);
   std::string now = numbered(30);
   now.replace(now.find("l15\n"), 3, "L15");
-  auto result = disk.verify(now, {replaceOp(disk.view.rows[9].anchor, "x", disk.view.rows[19].anchor)});
+  auto result =
+      disk.verify(now, {replaceOp(disk.view.rows[9].anchor, "x", disk.view.rows[19].anchor)});
   EXPECT_REFUSED(result, ErrorCode::StaleAnchor);
   EXPECT_NE(result.error().message.find("line 15"), std::string::npos);
 }
