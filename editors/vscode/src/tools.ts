@@ -1,7 +1,9 @@
-// The language-model tools hashline_read and hashline_edit (declared in package.json under
-// contributes.languageModelTools): agent mode reads a buffer with anchors and edits it through the
-// server, which verifies the anchors against the live, unsaved text and applies the change to
-// the buffer with a versioned workspace/applyEdit. Runs on the extension host.
+// The language-model tools (declared in package.json under contributes.languageModelTools):
+// hashline_read / hashline_edit (anchors), hashline_replace (old/new) and hashline_patch
+// (apply_patch), the last two shown once the server advertises their commands. Agent mode reads a
+// buffer with anchors and edits it through the server, which verifies the edit against the live,
+// unsaved text and applies it to the buffer with a versioned workspace/applyEdit. Runs on the
+// extension host.
 import * as vscode from 'vscode';
 import { AnchoredEdit, Commands, EditOutcome, ReadResult, isReadResult } from './protocol';
 import { renderOutcome, renderRead } from './render';
@@ -75,7 +77,69 @@ export class EditTool implements vscode.LanguageModelTool<EditInput> {
   }
 }
 
-// Registers both tools; a VS Code without the language-model API (older than 1.95) just skips them.
+export interface ReplaceInput {
+  path: string;
+  edits: { old: string; new: string; replace_all?: boolean }[];
+}
+
+export interface PatchInput {
+  patch: string;
+}
+
+export class ReplaceTool implements vscode.LanguageModelTool<ReplaceInput> {
+  constructor(private readonly server: HashlineServer) {}
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ReplaceInput>) {
+    const n = options.input.edits?.length ?? 0;
+    return { invocationMessage: `Replacing text in ${options.input.path} (${n} replacement${n === 1 ? '' : 's'})` };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<ReplaceInput>): Promise<vscode.LanguageModelToolResult> {
+    const uri = resolveTarget(options.input.path);
+    await ensureOpen(uri);
+    const result = await this.server.executeCommand<EditOutcome>(Commands.replace, {
+      uri: this.server.protocolUri(uri),
+      session: this.server.session,
+      edits: options.input.edits,
+    });
+    return text(renderOutcome(displayName(uri), result));
+  }
+}
+
+export class PatchTool implements vscode.LanguageModelTool<PatchInput> {
+  constructor(private readonly server: HashlineServer) {}
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<PatchInput>) {
+    const files = (options.input.patch?.match(/^\*\*\* (Update|Add|Delete) File: /gm) ?? []).length;
+    return { invocationMessage: `Applying a patch to ${files} file${files === 1 ? '' : 's'}` };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<PatchInput>): Promise<vscode.LanguageModelToolResult> {
+    // Files the patch updates are loaded first, so open buffers (not the disk) are what it changes.
+    for (const m of options.input.patch.matchAll(/^\*\*\* Update File: (.+)$/gm)) {
+      await ensureOpen(resolveTarget(m[1]));
+    }
+    const result = await this.server.executeCommand<EditOutcome>(Commands.patch, {
+      patch: options.input.patch,
+      session: this.server.session,
+    });
+    return text(renderOutcome('the patch', result));
+  }
+}
+
+// The tools whose `when` clause waits for the server to advertise their command.
+const gatedTools: Record<string, string> = {
+  'hashline.server.replace': Commands.replace,
+  'hashline.server.patch': Commands.patch,
+};
+
+function updateToolContext(server: HashlineServer): void {
+  for (const [key, command] of Object.entries(gatedTools)) {
+    void vscode.commands.executeCommand('setContext', key, server.serverCommands.includes(command));
+  }
+}
+
+// Registers the tools; a VS Code without the language-model API just skips them.
 export function registerTools(server: HashlineServer, log: vscode.OutputChannel): vscode.Disposable[] {
   const lm = (vscode as { lm?: typeof vscode.lm }).lm;
   if (!lm || typeof lm.registerTool !== 'function') {
@@ -95,8 +159,12 @@ export function registerTools(server: HashlineServer, log: vscode.OutputChannel)
       }
     },
   });
+  updateToolContext(server);
   return [
     lm.registerTool('hashline_read', wrap(new ReadTool(server))),
     lm.registerTool('hashline_edit', wrap(new EditTool(server))),
+    lm.registerTool('hashline_replace', wrap(new ReplaceTool(server))),
+    lm.registerTool('hashline_patch', wrap(new PatchTool(server))),
+    server.onDidChangeState(() => updateToolContext(server)),
   ];
 }

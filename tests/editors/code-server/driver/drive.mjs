@@ -7,8 +7,8 @@
 //            hashline_read, an anchored hashline_edit landing in the unsaved buffer, and a stale
 //            anchor (line typed over after the read) refused with STALE_ANCHOR.
 //   commands — the palette commands Show Status / Show Journal / Undo Last Agent Edit: the server's
-//            answer is shown (or its error, while the server lacks the command); undo reverts the
-//            tools part's agent edit and keeps the user's typing.
+//            answer is shown (or its error, while the server lacks the command); undo reverts an
+//            agent edit made through the tools and keeps the user's typing.
 //   cli    — the same through `$HASHLINE_BIN read/edit` in a "terminal" (agent socket): the CLI
 //            sees the unsaved text, its edit lands in the editor model, the tab is dirty, the
 //            disk is unchanged, and a stale anchor after typing is refused.
@@ -128,6 +128,28 @@ async function partTools(page) {
   const d12 = await sampleDoc();
   L.check('tools: stale anchor refused with STALE_ANCHOR', /REFUSED \(STALE_ANCHOR\)/.test(stale.text), stale.text);
   L.check('tools: refused edit left the buffer alone', lineOf(d12, 12) === orig(12) + ' user', lineOf(d12, 12));
+
+  // The other edit forms, once the server advertises them (their tools are hidden until then).
+  const { serverCommands } = await hooks.call('state');
+  if (serverCommands.includes('hashline.replace')) {
+    const r = await hooks.call('tool', {
+      name: 'hashline_replace',
+      input: { path: sampleName, edits: [{ old: orig(3), new: orig(3) + ' (replaced by agent)' }] },
+    });
+    const d = await poll(async () => { const x = await sampleDoc(); return lineOf(x, 3) === orig(3) + ' (replaced by agent)' ? x : null; });
+    L.check('tools: hashline_replace applied to the buffer', /^Applied/.test(r.text) && d && d.isDirty && diskUnchanged(), r.text);
+  } else {
+    L.notRun('tools: hashline_replace', 'the server does not advertise hashline.replace yet');
+  }
+  if (serverCommands.includes('hashline.patch')) {
+    const patch = ['*** Begin Patch', `*** Update File: ${sampleName}`, '@@', ` ${orig(4)}`, `-${orig(5)}`,
+      `+${orig(5)} (patched by agent)`, ` ${orig(6)}`, '*** End Patch'].join('\n');
+    const r = await hooks.call('tool', { name: 'hashline_patch', input: { patch } });
+    const d = await poll(async () => { const x = await sampleDoc(); return lineOf(x, 5) === orig(5) + ' (patched by agent)' ? x : null; });
+    L.check('tools: hashline_patch applied to the buffer', /^Applied/.test(r.text) && d && d.isDirty && diskUnchanged(), r.text);
+  } else {
+    L.notRun('tools: hashline_patch', 'the server does not advertise hashline.patch yet');
+  }
 }
 
 // Runs a command from the command palette (F1), as a person would.
@@ -167,28 +189,33 @@ async function partCommands(page) {
     title: 'hashline: Show Status', serverCommand: 'hashline.status', doc: 'status.json',
     docCheck: (text) => text.includes('"status"'),
   });
+  // An agent edit on line 7 (through the tools), then Undo Last Agent Edit from the palette.
+  await hooks.call('open', { path: sampleName });
+  const rows = parseRows((await hooks.call('tool', { name: 'hashline_read', input: { path: sampleName } })).text);
+  const r7 = rows.find((r) => r.line === 7);
+  const agentText = 'line 7 (agent edit to undo)';
+  const edit = r7 && (await hooks.call('tool', {
+    name: 'hashline_edit', input: { path: sampleName, edits: [{ op: 'replace', anchor: r7.anchor, content: agentText }] },
+  }));
+  const edited = await poll(async () => { const d = await sampleDoc(); return lineOf(d, 7) === agentText ? d : null; });
+  if (!L.check('commands: agent edit to undo applied', edited, edit && edit.text)) return;
+  // The journal lists that edit.
   await expectCommandOutcome(page, state, {
     title: 'hashline: Show Journal of Agent Edits', serverCommand: 'hashline.log', doc: 'journal.json',
     docCheck: (text) => text.includes(sampleName),
   });
-  // Undo the tools part's agent edit on line 2; the user's typing on line 12 must stay.
   await hooks.call('open', { path: sampleName });
-  const before = await sampleDoc();
-  if (lineOf(before, 2) !== 'line 2 (edited by agent tool)') {
-    L.notRun('commands: undo last agent edit', 'needs the agent edit of the tools part');
-    return;
-  }
+  const userLines = linesOf(edited.text).filter((l) => l.endsWith(' user') || l.endsWith(' typed'));
+  await palette(page, 'hashline: Undo Last Agent Edit');
   if (state.serverCommands.includes('hashline.undo')) {
-    await palette(page, 'hashline: Undo Last Agent Edit');
-    const after = await poll(async () => { const d = await sampleDoc(); return lineOf(d, 2) === orig(2) ? d : null; });
+    const after = await poll(async () => { const d = await sampleDoc(); return lineOf(d, 7) === orig(7) ? d : null; });
     L.check('commands: "Undo Last Agent Edit" reverts the agent edit, keeps the user\'s typing',
-      after && lineOf(after, 12) === orig(12) + ' user' && after.isDirty && diskUnchanged(),
-      { line2: lineOf(after || (await sampleDoc()), 2), toast: await toastText(page) });
+      after && userLines.every((l) => linesOf(after.text).includes(l)) && (userLines.length === 0 || after.isDirty) && diskUnchanged(),
+      { line7: lineOf(after || (await sampleDoc()), 7), userLines, toast: await toastText(page) });
   } else {
-    await palette(page, 'hashline: Undo Last Agent Edit');
     const t = await poll(async () => { const x = await toastText(page); return x.includes('hashline.undo failed') ? x : null; }, { limitMs: 10000 });
     L.check('commands: "Undo Last Agent Edit" shows the server\'s error (server lacks hashline.undo)',
-      t && lineOf(await sampleDoc(), 2) === 'line 2 (edited by agent tool)', await toastText(page));
+      t && lineOf(await sampleDoc(), 7) === agentText, await toastText(page));
   }
 }
 
