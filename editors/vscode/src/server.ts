@@ -37,7 +37,11 @@ export class HashlineServer implements vscode.Disposable {
   start(): Promise<LanguageClient> {
     if (this.client && this.client.state === State.Running) return Promise.resolve(this.client);
     if (!this.starting) {
-      this.starting = this.launch().finally(() => {
+      this.starting = (async () => {
+        // A client that gave up (crashed too often) or failed is replaced, never reused.
+        if (this.client) await this.stop();
+        return this.launch();
+      })().finally(() => {
         this.starting = undefined;
       });
     }
