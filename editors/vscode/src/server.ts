@@ -12,7 +12,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { SnapshotRequest, SnapshotResult } from './protocol';
-import { initializationOptions, readSettings } from './settings';
+import { initializationOptions, readSettings, serverArguments } from './settings';
 
 // Every document VS Code can hand us text for: files on disk and unsaved new buffers.
 export const documentSelector = [
@@ -103,7 +103,7 @@ export class HashlineServer implements vscode.Disposable {
 
   private async launch(): Promise<LanguageClient> {
     const settings = readSettings();
-    const args = ['lsp', ...settings.serverArgs];
+    const args = serverArguments(settings);
     const serverOptions: ServerOptions = {
       command: settings.binaryPath,
       args,

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 
 export type Tier = 'line' | 'block' | 'chain';
-export type LogLevel = 'error' | 'warn' | 'info' | 'debug' | 'trace';
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
 export interface Settings {
   binaryPath: string;
@@ -22,6 +22,13 @@ export function readSettings(): Settings {
     agentSocket: cfg.get<boolean>('agentSocket', true),
     serverArgs: cfg.get<string[]>('serverArgs', []),
   };
+}
+
+// The command line: `hashline lsp --log-level L [serverArgs…]` (vscode-languageclient appends
+// `--stdio`). The log level is a flag so it applies from the first line the server logs.
+export function serverArguments(s: Settings): string[] {
+  const level = ['error', 'warn', 'info', 'debug'].includes(s.logLevel) ? s.logLevel : 'debug';
+  return ['lsp', '--log-level', level, ...s.serverArgs];
 }
 
 // What the server reads at `initialize` (initializationOptions). Passed as data, not as flags, so
