@@ -5,6 +5,7 @@
 #include "engine/forms/plan_builder.h"
 #include "engine/forms/text_fold.h"
 
+#include <algorithm>
 #include <cctype>
 #include <regex>
 
@@ -34,7 +35,10 @@ std::optional<EdAddress> parseAddress(std::string_view text, std::size_t& at) {
     ++end;
   if (end == at) return std::nullopt;
   EdAddress address;
-  address.line = static_cast<std::uint32_t>(std::stoul(std::string(text.substr(at, end - at))));
+  std::uint64_t value = 0;
+  for (std::size_t k = at; k < end; ++k)
+    value = std::min<std::uint64_t>(value * 10 + static_cast<unsigned>(text[k] - '0'), 0xFFFFFFFFu);
+  address.line = static_cast<std::uint32_t>(value); // absurd numbers saturate → OUT_OF_RANGE
   // An anchor: LINE followed by one or two ":xxx" digest groups of exactly 3 characters.
   std::size_t anchor_end = end;
   for (int group = 0; group < 2; ++group) {
@@ -276,7 +280,7 @@ private:
     const std::int64_t first = lines->first, last = lines->last; // 1-based
     const auto count = static_cast<std::int64_t>(table_.lineCount());
     const bool zero_ok = command.name == 'a';
-    if ((first == 0 && !zero_ok) || last > count)
+    if ((first == 0 && !zero_ok) || last > count || last < first)
       return Error::make(ErrorCode::OutOfRange, "line " + std::to_string(first == 0 ? 0 : last) +
                                                     " is outside the file (" +
                                                     std::to_string(count) + " lines)");
