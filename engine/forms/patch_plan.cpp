@@ -165,6 +165,15 @@ private:
         old_lines = oldLines(chunk);
         places = locate(chunk, old_lines, *starts);
       }
+      if (places.empty() && !chunk.contexts.empty() &&
+          looseLineKey(old_lines.front()) == looseLineKey(chunk.contexts.back())) {
+        // Superset: `@@ def f():` followed by `-def f():` — the header line is the first old
+        // line (codex fails here).
+        std::set<std::size_t> at_header;
+        for (std::size_t start : *starts)
+          at_header.insert(start - 1);
+        places = locate(chunk, old_lines, at_header);
+      }
       if (places.empty()) {
         Error error = chunkError(
             ErrorCode::NotFound,

@@ -139,6 +139,13 @@ TEST(PatchPlan, PureAdditionHonoursContextHeader) {
   EXPECT_EQ(updated(update("@@\n+tail\n"), "a\nb\n"), "a\nb\ntail\n");
 }
 
+TEST(PatchPlan, HeaderLineMayBeTheFirstOldLine) {
+  // codex fails with "failed to find expected lines"; hashline accepts it.
+  EXPECT_EQ(
+      updated(update("@@ def f():\n-def f():\n+def g():\n     pass\n"), "x\ndef f():\n    pass\n"),
+      "x\ndef g():\n    pass\n");
+}
+
 TEST(PatchPlan, LaterExactBeatsEarlierFuzzy) {
   EXPECT_EQ(updated(update("@@\n-x\n+z\n"), "x \nx\n"), "x \nz\n");
 }
