@@ -245,7 +245,9 @@ EdAddressResolver makeLineNumberResolver(LineHistory history, std::int64_t at_ve
         rebaseLines(history, table, at_current ? history.current_version : at_version,
                     std::int64_t(*first) - 1, std::int64_t(*last) - 1);
     if (!rebased) return std::move(rebased).error();
-    return EdLines{rebased->first + 1, rebased->last + 1};
+    EdLines lines{rebased->first + 1, rebased->last + 1, std::nullopt};
+    if (rebased->moved) lines.stated_first = *first;
+    return lines;
   };
 }
 
@@ -273,10 +275,14 @@ public:
     return std::move(out_);
   }
 
+  /// Addresses carried from an older version, for EditPlan::rebased (after run()).
+  std::vector<Rebase> takeRebased() { return std::move(rebased_); }
+
 private:
   Status plan(const EdCommand& command) {
     Result<EdLines> lines = resolve_(command.range, table_);
     if (!lines) return std::move(lines).error();
+    if (lines->stated_first) rebased_.push_back(Rebase{*lines->stated_first, lines->first});
     const std::int64_t first = lines->first, last = lines->last; // 1-based
     const auto count = static_cast<std::int64_t>(table_.lineCount());
     const bool zero_ok = command.name == 'a';
@@ -386,6 +392,7 @@ private:
   const LineTable& table_;
   const EdAddressResolver& resolve_;
   std::vector<Replacement> out_;
+  std::vector<Rebase> rebased_;
   std::size_t index_ = 0, count_ = 0;
 };
 
@@ -398,11 +405,14 @@ Result<EditPlan> planEdScript(const Rope& base, std::int64_t version, const EdSc
 
 Result<EditPlan> planEdScript(const LineTable& table, std::int64_t version, const EdScript& script,
                               const EdAddressResolver& resolve) {
-  Result<std::vector<Replacement>> replacements = EdPlanner(table, resolve).run(script);
+  EdPlanner planner(table, resolve);
+  Result<std::vector<Replacement>> replacements = planner.run(script);
   if (!replacements) return std::move(replacements).error();
   BuildOptions options;
   options.edit_count = script.commands.size();
-  return buildPlan(table, version, std::move(*replacements), options);
+  Result<EditPlan> plan = buildPlan(table, version, std::move(*replacements), options);
+  if (plan) plan->rebased = planner.takeRebased();
+  return plan;
 }
 
 } // namespace hashline::forms

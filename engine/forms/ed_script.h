@@ -69,6 +69,9 @@ Result<EdScript> parseEdScript(std::string_view script);
 struct EdLines {
   std::uint32_t first = 0;
   std::uint32_t last = 0;
+  /// When the resolver carried the address from an older version: the line as stated (1-based),
+  /// reported in EditPlan::rebased.
+  std::optional<std::uint32_t> stated_first;
 };
 using EdAddressResolver = std::function<Result<EdLines>(const EdRange&, const LineTable&)>;
 

@@ -149,6 +149,7 @@ TEST(Ed, LineNumbersAtAnOlderVersionAreRebased) {
   Result<EditPlan> plan = planEdScript(doc.text(), doc.version(), *script, resolver);
   ASSERT_TRUE(plan.ok()) << plan.error().message;
   EXPECT_EQ(applyPlan(doc.text(), *plan).toString(), "new\na\nB\nc\n");
+  EXPECT_EQ(plan->rebased, (std::vector<Rebase>{{2, 3}}));
   // A stated version without history is stale.
   EdAddressResolver no_history = makeLineNumberResolver(LineHistory{nullptr, doc.version()}, 1);
   EXPECT_EQ(planEdScript(doc.text(), doc.version(), *script, no_history).error().code,

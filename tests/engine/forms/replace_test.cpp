@@ -209,6 +209,10 @@ TEST(Replace, CorrectOccurrenceKeptWhenReplacementEqualsNeighbour) {
   EXPECT_EQ(replaced("a\nb\nc\n", {{"c", "b"}}), "a\nb\nb\n");
 }
 
+TEST(Replace, InvalidUtf8ElsewhereIsCarriedUntouched) {
+  EXPECT_EQ(replaced("\xFF\xFE\n\xC3 abc\n", {{"abc", "xyz"}}), "\xFF\xFE\n\xC3 xyz\n");
+}
+
 TEST(Replace, PlanEditsAreMinimalLines) {
   Result<EditPlan> plan = replace("l1\nl2\nl3\nl4\n", {{"l1\nl2\nl3\n", "l1\nL2\nl3\n"}});
   ASSERT_TRUE(plan.ok());
