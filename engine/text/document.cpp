@@ -56,6 +56,30 @@ bool sameLineText(const Rope& left, std::size_t a, const Rope& right, std::size_
   return left.slice(left_begin, left_end) == right.slice(right_begin, right_end);
 }
 
+std::uint32_t line32(std::size_t line) {
+  return static_cast<std::uint32_t>(line);
+}
+
+/// The LineChange of replacing [begin, end) of `text` with `inserted` when that is plain typing:
+/// no line break replaced or inserted, and no CR/LF pair split or joined at the edges — so
+/// exactly the line holding `begin` changes (or nothing does). nullopt otherwise.
+std::optional<LineChange> typingChange(const Rope& text, std::int64_t version, std::size_t begin,
+                                       std::size_t end, std::string_view inserted,
+                                       std::optional<std::size_t> begin_line) {
+  if (inserted.find_first_of("\r\n") != std::string_view::npos) return std::nullopt;
+  const std::size_t around_begin = begin > 0 ? begin - 1 : 0;
+  const std::string around = text.slice(around_begin, std::min(end + 1, text.byteSize()));
+  const std::string_view replaced =
+      std::string_view(around).substr(begin - around_begin, end - begin);
+  const bool cr_before = begin > 0 && around.front() == '\r';
+  const bool lf_after = end < text.byteSize() && around.back() == '\n';
+  if (replaced.find_first_of("\r\n") != std::string_view::npos || (cr_before && lf_after))
+    return std::nullopt;
+  const std::size_t line = begin_line ? *begin_line : text.lineOfByte(begin);
+  const std::size_t end_line = replaced == inserted ? line : line + 1;
+  return LineChange{version, line32(line), line32(end_line), line32(end_line)};
+}
+
 } // namespace
 
 Document::Document(std::int64_t version, std::string_view text) : text_(text), version_(version) {
@@ -102,22 +126,21 @@ Status Document::applyOne(const ContentChange& change, PositionEncoding encoding
     const std::size_t end = text_.byteSize() - suffix;
     const std::string_view middle =
         std::string_view(change.text).substr(prefix, change.text.size() - suffix - prefix);
-    const Rope before = text_;
-    text_.replace(prefix, end, middle);
-    recordChange(version, before, prefix, end, middle.size());
+    replaceAndRecord(version, prefix, end, middle);
     return Status::success();
   }
   Result<std::size_t> begin = text_.byteOfPosition(*change.range_start, encoding);
   if (!begin.ok()) return std::move(begin).error();
-  Result<std::size_t> end = text_.byteOfPosition(*change.range_end, encoding);
+  Result<std::size_t> end = *change.range_end == *change.range_start
+                                ? begin
+                                : text_.byteOfPosition(*change.range_end, encoding);
   if (!end.ok()) return std::move(end).error();
   if (*end < *begin)
     return Error::make(ErrorCode::Desynced, "change range ends (" + describe(*change.range_end) +
                                                 ") before it starts (" +
                                                 describe(*change.range_start) + ")");
-  const Rope before = text_;
-  text_.replace(*begin, *end, change.text);
-  recordChange(version, before, *begin, *end, change.text.size());
+  // A position's byte is never inside a line terminator, so its line is the position's line.
+  replaceAndRecord(version, *begin, *end, change.text, change.range_start->line);
   return Status::success();
 }
 
@@ -143,22 +166,33 @@ Status Document::applyByteEdit(std::int64_t version, std::size_t begin, std::siz
                                                   std::to_string(end) +
                                                   ") is outside the document (" +
                                                   std::to_string(text_.byteSize()) + " bytes)");
-  const Rope before = text_;
-  text_.replace(begin, end, text);
-  recordChange(version, before, begin, end, text.size());
+  replaceAndRecord(version, begin, end, text);
   version_ = version;
   return Status::success();
 }
 
+void Document::replaceAndRecord(std::int64_t version, std::size_t begin, std::size_t end,
+                                std::string_view text, std::optional<std::size_t> begin_line) {
+  if (auto change = typingChange(text_, version, begin, end, text, begin_line)) {
+    // No copy of the old text is kept, so the rope can update its nodes in place.
+    text_.replace(begin, end, text);
+    log_.record(*change);
+    return;
+  }
+  const Rope before = text_;
+  text_.replace(begin, end, text);
+  recordChange(version, before, begin, end, text);
+}
+
 void Document::recordChange(std::int64_t version, const Rope& before, std::size_t begin,
-                            std::size_t end, std::size_t inserted_bytes) {
+                            std::size_t end, std::string_view inserted) {
   // Lines before the one holding `begin` keep their text (at most a lone CR before `begin`
   // turns into a CRLF, which keeps the line's content); lines after the one holding `end` are
   // the same bytes with the same breaks. Compare only the lines in between, trimming identical
   // ones at both ends.
   std::size_t first = before.lineOfByte(begin);
   std::size_t old_end = before.lineOfByte(end) + 1;
-  std::size_t new_end = text_.lineOfByte(begin + inserted_bytes) + 1;
+  std::size_t new_end = text_.lineOfByte(begin + inserted.size()) + 1;
   while (first < old_end && first < new_end && sameLineText(before, first, text_, first))
     ++first;
   while (old_end > first && new_end > first &&
@@ -166,8 +200,7 @@ void Document::recordChange(std::int64_t version, const Rope& before, std::size_
     --old_end;
     --new_end;
   }
-  log_.record(LineChange{version, static_cast<std::uint32_t>(first),
-                         static_cast<std::uint32_t>(old_end), static_cast<std::uint32_t>(new_end)});
+  log_.record(LineChange{version, line32(first), line32(old_end), line32(new_end)});
 }
 
 std::optional<Rope> Document::snapshotAt(std::int64_t version) const {

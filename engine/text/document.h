@@ -63,8 +63,12 @@ public:
 
 private:
   Status applyOne(const ContentChange& change, PositionEncoding encoding, std::int64_t version);
+  /// Replaces bytes [begin, end) with `text` and records the exact LineChange. `begin_line`,
+  /// when the caller knows it, is the line holding `begin` (saves a descent).
+  void replaceAndRecord(std::int64_t version, std::size_t begin, std::size_t end,
+                        std::string_view text, std::optional<std::size_t> begin_line = {});
   void recordChange(std::int64_t version, const Rope& before, std::size_t begin, std::size_t end,
-                    std::size_t inserted_bytes);
+                    std::string_view inserted);
 
   Rope text_;
   std::int64_t version_;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <optional>
 
 namespace hashline {
 
@@ -14,6 +15,7 @@ using rope_detail::BreakSpan;
 using rope_detail::LeafRef;
 using rope_detail::Node;
 using rope_detail::NodePtr;
+using rope_detail::Row;
 using rope_detail::Unit;
 
 namespace {
@@ -28,9 +30,11 @@ BreakSpan findBreak(const Node* node, std::size_t ordinal) {
   while (!node->isLeaf()) {
     const std::size_t last = node->children.size() - 1;
     std::size_t index = 0;
-    while (index < last && node->children[index]->metrics.breaks < ordinal) {
-      ordinal -= node->children[index]->metrics.breaks;
-      offset += node->children[index]->metrics.bytes;
+    const std::size_t* breaks = node->row(Row::Breaks);
+    const std::size_t* bytes = node->row(Row::Bytes);
+    while (index < last && breaks[index] < ordinal) {
+      ordinal -= breaks[index];
+      offset += bytes[index];
       ++index;
     }
     node = node->children[index].get();
@@ -45,9 +49,11 @@ std::size_t breaksBeforeByte(const Node* node, std::size_t byte) {
   while (!node->isLeaf()) {
     const std::size_t last = node->children.size() - 1;
     std::size_t index = 0;
-    while (index < last && byte >= node->children[index]->metrics.bytes) {
-      byte -= node->children[index]->metrics.bytes;
-      breaks += node->children[index]->metrics.breaks;
+    const std::size_t* bytes = node->row(Row::Bytes);
+    const std::size_t* child_breaks = node->row(Row::Breaks);
+    while (index < last && byte >= bytes[index]) {
+      byte -= bytes[index];
+      breaks += child_breaks[index];
       ++index;
     }
     node = node->children[index].get();
@@ -61,9 +67,11 @@ std::size_t unitsBeforeByte(const Node* node, std::size_t byte, Unit unit) {
   while (!node->isLeaf()) {
     const std::size_t last = node->children.size() - 1;
     std::size_t index = 0;
-    while (index < last && byte >= node->children[index]->metrics.bytes) {
-      byte -= node->children[index]->metrics.bytes;
-      units += rope_detail::unitsOf(node->children[index]->metrics, unit);
+    const std::size_t* bytes = node->row(Row::Bytes);
+    const std::size_t* child_units = node->row(rope_detail::rowOf(unit));
+    while (index < last && byte >= bytes[index]) {
+      byte -= bytes[index];
+      units += child_units[index];
       ++index;
     }
     node = node->children[index].get();
@@ -77,15 +85,51 @@ rope_detail::UnitHit byteOfUnit(const Node* node, std::size_t units, Unit unit) 
   while (!node->isLeaf()) {
     const std::size_t last = node->children.size() - 1;
     std::size_t index = 0;
-    while (index < last && units >= rope_detail::unitsOf(node->children[index]->metrics, unit)) {
-      units -= rope_detail::unitsOf(node->children[index]->metrics, unit);
-      offset += node->children[index]->metrics.bytes;
+    const std::size_t* bytes = node->row(Row::Bytes);
+    const std::size_t* child_units = node->row(rope_detail::rowOf(unit));
+    while (index < last && units >= child_units[index]) {
+      units -= child_units[index];
+      offset += bytes[index];
       ++index;
     }
     node = node->children[index].get();
   }
   rope_detail::UnitHit local = rope_detail::byteOfUnits(node->bytes, units, unit);
   return {offset + local.byte, local.inside};
+}
+
+/// byteOfPosition for the common case of a line that lies inside one chunk: one descent and
+/// one partial chunk scan. nullopt when the line crosses a chunk seam (the caller falls back).
+std::optional<Result<std::size_t>> byteOfPositionInOneChunk(const Node* node, LspPosition position,
+                                                            PositionEncoding encoding) {
+  std::size_t offset = 0;
+  std::size_t ordinal = position.line;
+  while (!node->isLeaf()) {
+    const std::size_t last = node->children.size() - 1;
+    const std::size_t* breaks = node->row(Row::Breaks);
+    const std::size_t* bytes = node->row(Row::Bytes);
+    std::size_t index = 0;
+    while (index < last && breaks[index] < ordinal) {
+      ordinal -= breaks[index];
+      offset += bytes[index];
+      ++index;
+    }
+    node = node->children[index].get();
+  }
+  const std::string_view chunk = node->bytes;
+  const std::size_t line_start = ordinal == 0 ? 0 : rope_detail::nthBreak(chunk, ordinal).end;
+  if (ordinal > 0 && line_start >= chunk.size()) return std::nullopt; // starts in the next chunk
+  const std::size_t line_end = rope_detail::findBreakByte(chunk, line_start);
+  if (line_end == std::string_view::npos) return std::nullopt; // may continue in the next chunk
+  const std::string_view line = chunk.substr(line_start, line_end - line_start);
+  if (encoding == PositionEncoding::Utf8) {
+    const std::size_t local = std::min<std::size_t>(position.character, line.size());
+    if (!rope_detail::isCodePointBoundary(line, local)) return std::nullopt; // let it report
+    return Result<std::size_t>(offset + line_start + local);
+  }
+  rope_detail::UnitHit hit = rope_detail::byteOfUnits(line, position.character, unitOf(encoding));
+  if (hit.inside) return std::nullopt; // let the general path report it
+  return Result<std::size_t>(offset + line_start + hit.byte);
 }
 
 bool isBoundaryByte(const Node* root, std::size_t byte) {
@@ -99,14 +143,14 @@ void visitChunks(const Node& node, std::size_t begin, std::size_t end,
     visit(std::string_view(node.bytes).substr(begin, end - begin));
     return;
   }
+  const std::size_t* sizes = node.row(Row::Bytes);
   std::size_t offset = 0;
-  for (const auto& child : node.children) {
-    std::size_t size = child->metrics.bytes;
-    if (offset >= end) break;
+  for (std::size_t i = 0; i < node.children.size() && offset < end; ++i) {
+    const std::size_t size = sizes[i];
     if (offset + size > begin) {
       std::size_t local_begin = begin > offset ? begin - offset : 0;
       std::size_t local_end = std::min(end - offset, size);
-      visitChunks(*child, local_begin, local_end, visit);
+      visitChunks(*node.children[i], local_begin, local_end, visit);
     }
     offset += size;
   }
@@ -157,6 +201,7 @@ Result<std::size_t> Rope::byteOfPosition(LspPosition position, PositionEncoding 
     return Error::make(ErrorCode::Desynced, "position line " + std::to_string(position.line) +
                                                 " is past the end of the document (" +
                                                 std::to_string(lineCount()) + " lines)");
+  if (auto fast = byteOfPositionInOneChunk(root_.get(), position, encoding)) return *fast;
   const std::size_t start = lineStartByte(position.line);
   const std::size_t end = lineEndByte(position.line);
   if (encoding == PositionEncoding::Utf8) {
@@ -225,6 +270,8 @@ void Rope::forEachChunk(std::size_t begin, std::size_t end,
 void Rope::replace(std::size_t begin, std::size_t end, std::string_view text) {
   const std::size_t size = byteSize();
   assert(begin <= end && end <= size);
+  end = std::min(end, size); // out-of-contract offsets clamp rather than corrupt memory
+  begin = std::min(begin, end);
   if (begin == end && text.empty()) return;
   if (size == 0) {
     *this = Rope(text);
@@ -235,7 +282,8 @@ void Rope::replace(std::size_t begin, std::size_t end, std::string_view text) {
   // short for a chunk or would fuse with the neighbour (a CRLF or a UTF-8 sequence across the
   // seam). Everything outside is shared with the old tree.
   const LeafRef first = rope_detail::leafAt(root_.get(), std::min(begin, size - 1));
-  const LeafRef last = end > begin ? rope_detail::leafAt(root_.get(), end - 1) : first;
+  const bool one_leaf = end <= first.start + first.leaf->bytes.size();
+  const LeafRef last = one_leaf ? first : rope_detail::leafAt(root_.get(), end - 1);
   std::size_t region_begin = first.start;
   std::size_t region_end = last.start + last.leaf->bytes.size();
   std::string bytes;
@@ -243,35 +291,43 @@ void Rope::replace(std::size_t begin, std::size_t end, std::string_view text) {
   bytes.append(first.leaf->bytes, 0, begin - first.start);
   bytes.append(text);
   bytes.append(last.leaf->bytes, end - last.start);
-  std::size_t region_leaves = first.leaf == last.leaf ? 1 : 2;
+  // A seam can only fuse where the bytes next to it changed (a UTF-8 sequence spans <= 4 bytes).
+  bool head_kept = begin - region_begin >= 4;
+  bool tail_kept = region_end - end >= 4;
+  bool widened_any = false;
   for (bool widened = true; widened;) {
     widened = false;
-    if (region_begin > 0) {
+    const bool short_chunk = bytes.size() < rope_detail::kMinLeafBytes;
+    if (region_begin > 0 && (short_chunk || !head_kept)) {
       LeafRef previous = rope_detail::leafAt(root_.get(), region_begin - 1);
-      if (bytes.size() < rope_detail::kMinLeafBytes ||
-          rope_detail::seamJoins(previous.leaf->bytes, bytes)) {
+      if (short_chunk || rope_detail::seamJoins(previous.leaf->bytes, bytes)) {
         bytes.insert(0, previous.leaf->bytes);
         region_begin = previous.start;
-        widened = true;
-        region_leaves = 2;
+        widened = widened_any = true;
       }
+      head_kept = true;
     }
-    if (region_end < size) {
+    if (region_end < size && (bytes.size() < rope_detail::kMinLeafBytes || !tail_kept)) {
       LeafRef next = rope_detail::leafAt(root_.get(), region_end);
       if (bytes.size() < rope_detail::kMinLeafBytes ||
           rope_detail::seamJoins(bytes, next.leaf->bytes)) {
         bytes.append(next.leaf->bytes);
         region_end += next.leaf->bytes.size();
-        widened = true;
-        region_leaves = 2;
+        widened = widened_any = true;
       }
+      tail_kept = true;
     }
   }
   // Common case: one chunk in, one chunk out — copy the path to it and nothing else.
-  if (region_leaves == 1 && bytes.size() <= rope_detail::kMaxLeafBytes &&
+  if (one_leaf && !widened_any && bytes.size() <= rope_detail::kMaxLeafBytes &&
       (bytes.size() >= rope_detail::kMinLeafBytes || root_->isLeaf())) {
-    NodePtr leaf = bytes.empty() ? rope_detail::emptyLeaf() : rope_detail::makeLeaf(bytes);
-    root_ = rope_detail::replaceLeaf(root_, region_begin, std::move(leaf));
+    const std::size_t local_begin = begin - first.start;
+    rope_detail::Metrics metrics =
+        rope_detail::remeasure(first.leaf->bytes, first.leaf->metrics, bytes, local_begin,
+                               end - first.start, local_begin + text.size());
+    NodePtr leaf =
+        bytes.empty() ? rope_detail::emptyLeaf() : rope_detail::makeLeaf(std::move(bytes), metrics);
+    rope_detail::replaceLeaf(root_, region_begin, std::move(leaf));
     return;
   }
   NodePtr middle = rope_detail::buildFromText(bytes);

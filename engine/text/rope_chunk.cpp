@@ -1,6 +1,7 @@
 // In-chunk UTF-8 decoding and conversions for the Rope (see rope_chunk.h).
 #include "engine/text/rope_chunk.h"
 
+#include <bit>
 #include <cstring>
 
 namespace hashline::rope_detail {
@@ -16,25 +17,51 @@ bool inRange(std::string_view text, std::size_t at, unsigned char low, unsigned 
   return byte >= low && byte <= high;
 }
 
-/// Whether the 8 bytes at `p` are all ASCII.
-bool eightAscii(const char* p) {
+static_assert(std::endian::native == std::endian::little, "word scanning assumes little endian");
+
+constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+constexpr std::uint64_t kLows = 0x7F7F7F7F7F7F7F7Full;
+
+std::uint64_t loadWord(const char* p) {
   std::uint64_t word;
   std::memcpy(&word, p, 8);
-  return (word & 0x8080808080808080ull) == 0;
+  return word;
 }
 
-/// Whether the 8 bytes at `p` hold no CR and no LF.
-bool eightWithoutBreaks(const char* p) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ull;
-  std::uint64_t word;
-  std::memcpy(&word, p, 8);
-  std::uint64_t lf = word ^ (kOnes * '\n');
-  std::uint64_t cr = word ^ (kOnes * '\r');
-  // The classic "has a zero byte" test, exact as a yes/no answer.
-  std::uint64_t has_lf = (lf - kOnes) & ~lf & kHighs;
-  std::uint64_t has_cr = (cr - kOnes) & ~cr & kHighs;
-  return (has_lf | has_cr) == 0;
+bool isAsciiWord(std::uint64_t word) {
+  return (word & kHighs) == 0;
+}
+
+/// The high bit of every byte of `word` that equals `c` (exact, no false positives).
+std::uint64_t bytesEqual(std::uint64_t word, char c) {
+  std::uint64_t x = word ^ (kOnes * static_cast<unsigned char>(c));
+  return ~(((x & kLows) + kLows) | x) & kHighs;
+}
+
+/// How many bytes of a high-bits-only mask are set (portable: no popcnt instruction needed).
+unsigned countMarked(std::uint64_t mask) {
+  return static_cast<unsigned>(((mask >> 7) * kOnes) >> 56);
+}
+
+/// Line breaks ending in the 8 bytes at `at` (at + 8 <= chunk.size()): every LF, and every CR
+/// not followed by an LF. A break is counted at its last byte, so a CRLF straddling two words
+/// counts in the second.
+[[gnu::always_inline]] inline unsigned breaksInWord(std::string_view chunk, std::size_t at) {
+  const std::uint64_t word = loadWord(chunk.data() + at);
+  const std::uint64_t lf = bytesEqual(word, '\n');
+  const std::uint64_t cr = bytesEqual(word, '\r');
+  if (cr == 0) return countMarked(lf);
+  unsigned breaks = countMarked(lf) + countMarked(cr & ~(lf >> 8));
+  if ((cr >> 63) && at + 8 < chunk.size() && chunk[at + 8] == '\n') --breaks;
+  return breaks;
+}
+
+/// Whether byte `at` ends a line break (an LF, or a CR not followed by an LF).
+bool endsBreak(std::string_view chunk, std::size_t at) {
+  char c = chunk[at];
+  if (c == '\n') return true;
+  return c == '\r' && (at + 1 == chunk.size() || chunk[at + 1] != '\n');
 }
 
 } // namespace
@@ -68,31 +95,46 @@ Metrics measure(std::string_view chunk) {
   const std::size_t size = chunk.size();
   std::size_t at = 0;
   while (at < size) {
-    if (at + 8 <= size && eightAscii(chunk.data() + at)) {
-      for (std::size_t i = 0; i < 8; ++i) {
-        char c = chunk[at + i];
-        if (c == '\n') {
-          ++metrics.breaks;
-        } else if (c == '\r') {
-          if (at + i + 1 >= size || chunk[at + i + 1] != '\n') ++metrics.breaks;
-        }
-      }
+    if (at + 8 <= size && isAsciiWord(loadWord(chunk.data() + at))) {
+      metrics.breaks += breaksInWord(chunk, at);
       metrics.utf16 += 8;
       metrics.code_points += 8;
       at += 8;
       continue;
     }
-    char c = chunk[at];
-    if (c == '\n') {
-      ++metrics.breaks;
-    } else if (c == '\r') {
-      if (at + 1 >= size || chunk[at + 1] != '\n') ++metrics.breaks;
-    }
     Decoded decoded = decodeAt(chunk, at);
+    if (decoded.bytes == 1 && endsBreak(chunk, at)) ++metrics.breaks;
     metrics.utf16 += decoded.utf16;
     metrics.code_points += 1;
     at += decoded.bytes;
   }
+  return metrics;
+}
+
+Metrics remeasure(std::string_view before, const Metrics& before_metrics, std::string_view after,
+                  std::size_t begin, std::size_t before_end, std::size_t after_end) {
+  // The window starts after an ASCII byte other than CR (nothing after it can change how it
+  // counts) and ends before an ASCII byte other than LF (nothing before it can change how it
+  // counts), so the bytes outside the window measure the same in both texts.
+  constexpr std::size_t kReach = 8;
+  std::size_t window_begin = begin;
+  while (window_begin > 0) {
+    unsigned char previous = byteAt(before, window_begin - 1);
+    if (previous < 0x80 && previous != '\r') break;
+    if (begin - window_begin == kReach) return measure(after);
+    --window_begin;
+  }
+  std::size_t window_end = before_end;
+  while (window_end < before.size()) {
+    unsigned char next = byteAt(before, window_end);
+    if (next < 0x80 && next != '\n') break;
+    if (window_end - before_end == kReach) return measure(after);
+    ++window_end;
+  }
+  const std::size_t after_window_end = window_end - before_end + after_end;
+  Metrics metrics = before_metrics;
+  metrics -= measure(before.substr(window_begin, window_end - window_begin));
+  metrics += measure(after.substr(window_begin, after_window_end - window_begin));
   return metrics;
 }
 
@@ -139,43 +181,41 @@ bool isCodePointBoundary(std::string_view chunk, std::size_t at) {
   return sequenceSpanning(chunk, at) == std::string_view::npos;
 }
 
+std::size_t findBreakByte(std::string_view chunk, std::size_t from) {
+  std::size_t at = from;
+  for (; at + 8 <= chunk.size(); at += 8) {
+    const std::uint64_t word = loadWord(chunk.data() + at);
+    const std::uint64_t found = bytesEqual(word, '\n') | bytesEqual(word, '\r');
+    if (found) return at + std::countr_zero(found) / 8;
+  }
+  for (; at < chunk.size(); ++at)
+    if (chunk[at] == '\n' || chunk[at] == '\r') return at;
+  return std::string_view::npos;
+}
+
 std::size_t breaksBefore(std::string_view chunk, std::size_t at) {
   std::size_t breaks = 0;
-  for (std::size_t i = 0; i < at; ++i) {
-    if (i + 8 <= at && eightWithoutBreaks(chunk.data() + i)) {
-      i += 7;
-      continue;
-    }
-    char c = chunk[i];
-    if (c == '\n') {
-      ++breaks;
-    } else if (c == '\r') {
-      // A CR followed by LF ends with the LF; a lone CR ends right after itself.
-      bool crlf = i + 1 < chunk.size() && chunk[i + 1] == '\n';
-      if (!crlf) ++breaks;
-    }
-  }
+  std::size_t i = 0;
+  for (; i + 8 <= at; i += 8)
+    breaks += breaksInWord(chunk, i);
+  for (; i < at; ++i)
+    breaks += endsBreak(chunk, i);
   return breaks;
 }
 
 BreakSpan nthBreak(std::string_view chunk, std::size_t ordinal) {
   std::size_t seen = 0;
-  const char* data = chunk.data();
   std::size_t at = 0;
-  while (at < chunk.size()) {
-    if (at + 8 <= chunk.size() && eightWithoutBreaks(data + at)) {
-      at += 8;
-      continue;
-    }
-    char c = data[at];
-    if (c != '\n' && c != '\r') {
-      ++at;
-      continue;
-    }
-    std::size_t end = at + 1;
-    if (c == '\r' && end < chunk.size() && data[end] == '\n') ++end;
-    if (++seen == ordinal) return {at, end};
-    at = end;
+  for (; at + 8 <= chunk.size(); at += 8) {
+    unsigned breaks = breaksInWord(chunk, at);
+    if (seen + breaks >= ordinal) break;
+    seen += breaks;
+  }
+  for (; at < chunk.size(); ++at) {
+    if (!endsBreak(chunk, at)) continue;
+    if (++seen < ordinal) continue;
+    bool crlf = chunk[at] == '\n' && at > 0 && chunk[at - 1] == '\r';
+    return {crlf ? at - 1 : at, at + 1};
   }
   return {chunk.size(), chunk.size()};
 }
@@ -184,7 +224,7 @@ std::size_t unitsBefore(std::string_view chunk, std::size_t at, Unit unit) {
   std::size_t units = 0;
   std::size_t i = 0;
   while (i < at) {
-    if (i + 8 <= at && eightAscii(chunk.data() + i)) {
+    if (i + 8 <= at && isAsciiWord(loadWord(chunk.data() + i))) {
       units += 8;
       i += 8;
       continue;
@@ -200,7 +240,7 @@ UnitHit byteOfUnits(std::string_view chunk, std::size_t units, Unit unit) {
   std::size_t seen = 0;
   std::size_t i = 0;
   while (seen < units && i < chunk.size()) {
-    if (seen + 8 <= units && i + 8 <= chunk.size() && eightAscii(chunk.data() + i)) {
+    if (seen + 8 <= units && i + 8 <= chunk.size() && isAsciiWord(loadWord(chunk.data() + i))) {
       seen += 8;
       i += 8;
       continue;

@@ -21,6 +21,13 @@ struct Metrics {
   std::size_t utf16 = 0;  // UTF-16 code units
   std::size_t code_points = 0;
 
+  Metrics& operator-=(const Metrics& other) {
+    bytes -= other.bytes;
+    breaks -= other.breaks;
+    utf16 -= other.utf16;
+    code_points -= other.code_points;
+    return *this;
+  }
   Metrics& operator+=(const Metrics& other) {
     bytes += other.bytes;
     breaks += other.breaks;
@@ -59,6 +66,11 @@ inline Decoded decodeAt(std::string_view text, std::size_t at) {
 }
 
 Metrics measure(std::string_view chunk);
+/// The metrics of `after`, which equals `before` (whose metrics are `before_metrics`) except that
+/// before[begin, before_end) became after[begin, after_end): only a window around the edit is
+/// measured again, widened to bytes whose meaning cannot depend on their neighbours.
+Metrics remeasure(std::string_view before, const Metrics& before_metrics, std::string_view after,
+                  std::size_t begin, std::size_t before_end, std::size_t after_end);
 
 /// Whether a chunk boundary at `at` (0 < at < text.size()) would split a CRLF or a valid UTF-8
 /// sequence of `text`.
@@ -72,6 +84,9 @@ bool seamJoins(std::string_view left, std::string_view right);
 
 /// Whether `at` (<= chunk.size()) is on a code point boundary of the chunk.
 bool isCodePointBoundary(std::string_view chunk, std::size_t at);
+
+/// The first CR or LF of `chunk` at or after `from`, or npos.
+std::size_t findBreakByte(std::string_view chunk, std::size_t from);
 
 /// Line breaks of `chunk` whose terminator ends at or before byte `at`.
 std::size_t breaksBefore(std::string_view chunk, std::size_t at);

@@ -29,17 +29,34 @@ inline constexpr std::size_t kMaxChildren = 16;
 struct Node;
 using NodePtr = std::shared_ptr<const Node>;
 
+/// The rows of an internal node's child-metrics table.
+enum class Row { Bytes = 0, Breaks = 1, Utf16 = 2, CodePoints = 3 };
+
+inline Row rowOf(Unit unit) {
+  return unit == Unit::Utf16 ? Row::Utf16 : Row::CodePoints;
+}
+
 struct Node {
   Metrics metrics;
   std::size_t height = 0;        // 0 for leaves
   std::string bytes;             // leaves only
   std::vector<NodePtr> children; // internal nodes only
+  /// Internal nodes: the children's metrics, one row per measure ([bytes x n][breaks x n]...),
+  /// so a descent scans one short contiguous row instead of touching every child node.
+  std::vector<std::size_t> child_rows;
 
   bool isLeaf() const { return height == 0; }
+  const std::size_t* row(Row which) const {
+    return child_rows.data() + static_cast<std::size_t>(which) * children.size();
+  }
 };
 
 NodePtr makeLeaf(std::string_view bytes);
+/// A leaf whose metrics the caller already knows.
+NodePtr makeLeaf(std::string bytes, const Metrics& metrics);
 NodePtr makeInternal(std::vector<NodePtr> children);
+/// Fills height, metrics and child_rows of an internal node from its children.
+void sealInternal(Node& node);
 /// The shared empty leaf: the root of every empty Rope.
 const NodePtr& emptyLeaf();
 
@@ -65,8 +82,10 @@ struct LeafRef {
 /// The leaf holding byte `at`; for `at == size` the last leaf.
 LeafRef leafAt(const Node* root, std::size_t at);
 
-/// Replaces the leaf holding byte `at` with `replacement` (same height 0), copying the path.
-NodePtr replaceLeaf(const NodePtr& root, std::size_t at, NodePtr replacement);
+/// Replaces the leaf holding byte `at` under `slot` with `replacement`. Nodes on the path that
+/// `slot` owns alone (use_count 1: no other Rope can reach them) are updated in place; shared
+/// ones are copied, so other Ropes never see a change.
+void replaceLeaf(NodePtr& slot, std::size_t at, NodePtr replacement);
 
 /// Checks heights, fan-out, chunk sizes and seams, and cached metrics. For tests.
 bool checkTree(const Node& root);

@@ -12,13 +12,33 @@ NodePtr makeLeaf(std::string_view bytes) {
   return node;
 }
 
+void sealInternal(Node& node) {
+  const std::size_t count = node.children.size();
+  node.height = node.children.front()->height + 1;
+  node.metrics = Metrics{};
+  node.child_rows.resize(4 * count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const Metrics& child = node.children[i]->metrics;
+    node.metrics += child;
+    node.child_rows[i] = child.bytes;
+    node.child_rows[count + i] = child.breaks;
+    node.child_rows[2 * count + i] = child.utf16;
+    node.child_rows[3 * count + i] = child.code_points;
+  }
+}
+
+NodePtr makeLeaf(std::string bytes, const Metrics& metrics) {
+  auto node = std::make_shared<Node>();
+  node->bytes = std::move(bytes);
+  node->metrics = metrics;
+  return node;
+}
+
 NodePtr makeInternal(std::vector<NodePtr> children) {
   assert(children.size() >= 2 && children.size() <= kMaxChildren);
   auto node = std::make_shared<Node>();
-  node->height = children.front()->height + 1;
-  for (const auto& child : children)
-    node->metrics += child->metrics;
   node->children = std::move(children);
+  sealInternal(*node);
   return node;
 }
 
@@ -129,17 +149,17 @@ std::pair<NodePtr, NodePtr> split(const NodePtr& node, std::size_t at) {
   if (at == 0) return {nullptr, node};
   if (at >= node->metrics.bytes) return {node, nullptr};
   assert(!node->isLeaf() && "split inside a leaf");
+  const std::size_t* sizes = node->row(Row::Bytes);
   std::size_t prefix = 0;
   for (std::size_t i = 0; i < node->children.size(); ++i) {
-    const NodePtr& child = node->children[i];
     if (at == prefix)
       return {nodeOfRange(*node, 0, i), nodeOfRange(*node, i, node->children.size())};
-    if (at < prefix + child->metrics.bytes) {
-      auto [left, right] = split(child, at - prefix);
+    if (at < prefix + sizes[i]) {
+      auto [left, right] = split(node->children[i], at - prefix);
       return {join(nodeOfRange(*node, 0, i), left),
               join(right, nodeOfRange(*node, i + 1, node->children.size()))};
     }
-    prefix += child->metrics.bytes;
+    prefix += sizes[i];
   }
   return {node, nullptr};
 }
@@ -148,10 +168,11 @@ LeafRef leafAt(const Node* node, std::size_t at) {
   std::size_t start = 0;
   while (!node->isLeaf()) {
     const std::size_t last = node->children.size() - 1;
+    const std::size_t* bytes = node->row(Row::Bytes);
     std::size_t index = 0;
-    while (index < last && at >= node->children[index]->metrics.bytes) {
-      at -= node->children[index]->metrics.bytes;
-      start += node->children[index]->metrics.bytes;
+    while (index < last && at >= bytes[index]) {
+      at -= bytes[index];
+      start += bytes[index];
       ++index;
     }
     node = node->children[index].get();
@@ -159,21 +180,41 @@ LeafRef leafAt(const Node* node, std::size_t at) {
   return {node, start};
 }
 
-NodePtr replaceLeaf(const NodePtr& node, std::size_t at, NodePtr replacement) {
-  if (node->isLeaf()) return replacement;
+void replaceLeaf(NodePtr& slot, std::size_t at, NodePtr replacement) {
+  if (slot->isLeaf()) {
+    slot = std::move(replacement);
+    return;
+  }
+  // Sole owner: nobody else can observe the node, so updating it in place is invisible (the
+  // node was created non-const, so casting the constness away is well-defined). Shared: copy.
+  Node* node;
+  if (slot.use_count() == 1) {
+    node = const_cast<Node*>(slot.get());
+  } else {
+    auto copy = std::make_shared<Node>(*slot);
+    node = copy.get();
+    slot = std::move(copy);
+  }
   const std::size_t last = node->children.size() - 1;
+  const std::size_t* bytes = node->row(Row::Bytes);
   std::size_t index = 0;
-  while (index < last && at >= node->children[index]->metrics.bytes) {
-    at -= node->children[index]->metrics.bytes;
+  while (index < last && at >= bytes[index]) {
+    at -= bytes[index];
     ++index;
   }
-  auto copy = std::make_shared<Node>();
-  copy->height = node->height;
-  copy->children = node->children;
-  copy->children[index] = replaceLeaf(node->children[index], at, std::move(replacement));
-  for (const auto& child : copy->children)
-    copy->metrics += child->metrics;
-  return copy;
+  replaceLeaf(node->children[index], at, std::move(replacement));
+  // Refresh one column of the table and the totals; siblings' nodes are not touched.
+  const std::size_t count = node->children.size();
+  const Metrics& child = node->children[index]->metrics;
+  std::size_t* rows = node->child_rows.data();
+  node->metrics.bytes += child.bytes - rows[index];
+  node->metrics.breaks += child.breaks - rows[count + index];
+  node->metrics.utf16 += child.utf16 - rows[2 * count + index];
+  node->metrics.code_points += child.code_points - rows[3 * count + index];
+  rows[index] = child.bytes;
+  rows[count + index] = child.breaks;
+  rows[2 * count + index] = child.utf16;
+  rows[3 * count + index] = child.code_points;
 }
 
 namespace {
@@ -200,6 +241,13 @@ struct TreeChecker {
       check(*child, false);
     }
     if (!(sum == node.metrics)) fail();
+    for (std::size_t i = 0; i < node.children.size(); ++i) {
+      const Metrics& child = node.children[i]->metrics;
+      if (node.row(Row::Bytes)[i] != child.bytes || node.row(Row::Breaks)[i] != child.breaks ||
+          node.row(Row::Utf16)[i] != child.utf16 ||
+          node.row(Row::CodePoints)[i] != child.code_points)
+        fail();
+    }
   }
 
   void checkLeaf(const Node& leaf, bool is_root) {
