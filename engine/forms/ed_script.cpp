@@ -234,7 +234,7 @@ EdAddressResolver makeLineNumberResolver(LineHistory history, std::int64_t at_ve
     if (!first) return std::move(first).error();
     Result<std::uint32_t> last = range.last ? number(*range.last) : first;
     if (!last) return std::move(last).error();
-    if (*first == 0 && *last == 0) return EdLines{0, 0};
+    if (*first == 0 && *last == 0) return EdLines{0, 0, std::nullopt};
     if (*first == 0 || *last < *first)
       return Error::make(ErrorCode::OutOfRange, "invalid line range " + std::to_string(*first) +
                                                     "," + std::to_string(*last));

@@ -124,7 +124,7 @@ TEST(Ed, PluggableResolverForAnchors) {
     if (!first) return std::move(first).error();
     Result<std::uint32_t> last = range.last ? one(*range.last) : first;
     if (!last) return std::move(last).error();
-    return EdLines{*first, *last};
+    return EdLines{*first, *last, std::nullopt};
   };
   std::string text = "top\nline-1\nline-2\nline-3\n";
   Result<EdScript> script = parseEdScript("1:aaa:bbb,2:ccc:dddd\n3:eee:fffs/3/three/\n");
