@@ -1,7 +1,20 @@
 // ChangeLog: exact line mapping through recorded LineChanges (see change_log.h).
 #include "engine/text/change_log.h"
 
+#include <algorithm>
+
 namespace hashline {
+namespace {
+
+/// The first entry newer than `version` (entries are in version order).
+std::deque<LineChange>::const_iterator firstAfter(const std::deque<LineChange>& entries,
+                                                  std::int64_t version) {
+  return std::upper_bound(
+      entries.begin(), entries.end(), version,
+      [](std::int64_t v, const LineChange& change) { return v < change.version; });
+}
+
+} // namespace
 
 ChangeLog::ChangeLog(std::size_t max_entries) : max_entries_(max_entries == 0 ? 1 : max_entries) {}
 
@@ -12,6 +25,11 @@ void ChangeLog::reset(std::int64_t version) {
 }
 
 void ChangeLog::record(const LineChange& change) {
+  if (change.version < current_version_) {
+    // History went backwards: nothing recorded so far can be trusted any more.
+    reset(change.version);
+    return;
+  }
   entries_.push_back(change);
   current_version_ = change.version;
   while (entries_.size() > max_entries_) {
@@ -26,8 +44,8 @@ std::optional<LineFate> ChangeLog::mapLine(std::int64_t from_version, std::uint3
   if (!covers(from_version)) return std::nullopt;
   const std::uint32_t original = line;
   bool changed = false;
-  for (const LineChange& change : entries_) {
-    if (change.version <= from_version) continue;
+  for (auto it = firstAfter(entries_, from_version); it != entries_.end(); ++it) {
+    const LineChange& change = *it;
     if (line < change.first_line) continue;
     if (line >= change.old_end_line) {
       line = line - change.old_end_line + change.new_end_line;
@@ -45,8 +63,8 @@ std::optional<bool> ChangeLog::rangeTouched(std::int64_t from_version, std::uint
                                             std::uint32_t last) const {
   if (!covers(from_version)) return std::nullopt;
   if (last < first) return false;
-  for (const LineChange& change : entries_) {
-    if (change.version <= from_version) continue;
+  for (auto it = firstAfter(entries_, from_version); it != entries_.end(); ++it) {
+    const LineChange& change = *it;
     const bool replaces = change.old_end_line > change.first_line;
     if (replaces) {
       if (change.first_line <= last && change.old_end_line > first) return true;

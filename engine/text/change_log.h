@@ -41,6 +41,8 @@ public:
 
   /// Starts history at `version` (didOpen or a full-text replacement): everything older is gone.
   void reset(std::int64_t version);
+  /// Appends one change. Versions must not decrease (several changes may share one); a change
+  /// older than the current version restarts history at its version.
   void record(const LineChange& change);
 
   std::int64_t currentVersion() const { return current_version_; }

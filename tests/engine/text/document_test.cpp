@@ -128,6 +128,19 @@ TEST(Document, DesyncWhenRangePastTheEnd) {
   EXPECT_EQ(document.version(), 1);
 }
 
+TEST(Document, DesyncWhenRangeEndIsPastTheEnd) {
+  Document document(1, "one\ntwo");
+  Status status = document.applyChanges(2, {rangeChange(1, 0, 5, 0, "")}, PositionEncoding::Utf16);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.error().code, ErrorCode::Desynced);
+  EXPECT_TRUE(document.desynced());
+  EXPECT_EQ(document.text().toString(), "one\ntwo");
+  // A character past the end of the last line is fine: it means the line's end.
+  Document fine(1, "one\ntwo");
+  ASSERT_TRUE(fine.applyChanges(2, {rangeChange(1, 99, 1, 99, "!")}, PositionEncoding::Utf16).ok());
+  EXPECT_EQ(fine.text().toString(), "one\ntwo!");
+}
+
 TEST(Document, DesyncInsideASurrogatePairOrAUtf8Sequence) {
   const std::string text = "a\xF0\x9F\x98\x80z";
   Document utf16(1, text);
