@@ -44,10 +44,14 @@ public:
 
   /// Applies the changes of one didChange notification in order, then sets `version`.
   /// On failure the document is marked desynced (its text stays as before the failing change).
-  /// A version not greater than the current one is a desync too.
+  /// A version not greater than the current one is a desync too. A desynced document refuses
+  /// everything but a notification whose first change is a full text.
   Status applyChanges(std::int64_t version, const std::vector<ContentChange>& changes,
                       PositionEncoding encoding);
-  /// Replaces the whole text (didOpen again, or a full-text change): clears desync and history.
+  /// Replaces the whole text (didOpen again): clears desync, history and snapshots.
+  /// (A full-text change inside applyChanges is different: on a synced document it is recorded
+  /// as the one region that differs, so history survives; on a desynced one it resynchronizes
+  /// through resetText.)
   void resetText(std::int64_t version, std::string_view text);
   /// Replaces bytes [begin, end) as one change producing `version` (used by disk edits and
   /// tests); records the LineChange like applyChanges.

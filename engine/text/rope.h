@@ -3,7 +3,10 @@
 // A balanced tree of immutable, shared chunks (about 1 KiB each) whose nodes cache metrics —
 // bytes, line breaks, UTF-16 units and code points — so that every conversion is one descent:
 // O(log n). Copying a Rope is one pointer copy, so keeping a snapshot per version is free, and an
-// edit (`replace`) path-copies O(log n) nodes and never disturbs other copies.
+// edit (`replace`) path-copies O(log n) nodes and never disturbs other copies. Nodes that no other
+// Rope shares (reference count 1) are updated in place instead, so typing into a document whose
+// old versions nobody kept allocates one chunk per keystroke. Chunk boundaries never fall inside
+// a CRLF or a valid UTF-8 sequence, so every chunk decodes on its own.
 //
 // Text is UTF-8 bytes kept exactly: LF, CRLF and lone CR are all line breaks (CRLF counts once,
 // even when split across chunks), a BOM is an ordinary byte sequence at offset 0, and invalid
@@ -13,7 +16,9 @@
 // empty). Byte offsets are `std::size_t` counted from the start of the document.
 //
 // Thread-safety: a Rope value is immutable once shared; distinct Rope objects may be used from
-// different threads concurrently (node reference counts are atomic).
+// different threads concurrently (node reference counts are atomic, and a node is only updated in
+// place while exactly one Rope can reach it). One Rope object is not synchronized: don't call
+// `replace` on it while another thread reads that same object.
 #pragma once
 
 #include "engine/support/result.h"
