@@ -28,18 +28,19 @@ Unit unitOf(PositionEncoding encoding) {
 BreakSpan findBreak(const Node* node, std::size_t ordinal) {
   std::size_t offset = 0;
   while (!node->isLeaf()) {
-    const std::size_t last = node->children.size() - 1;
+    const rope_detail::Internal& internal = node->internal();
+    const std::size_t last = internal.count - 1;
     std::size_t index = 0;
-    const std::size_t* breaks = node->row(Row::Breaks);
-    const std::size_t* bytes = node->row(Row::Bytes);
+    const std::size_t* breaks = internal.row(Row::Breaks);
+    const std::size_t* bytes = internal.row(Row::Bytes);
     while (index < last && breaks[index] < ordinal) {
       ordinal -= breaks[index];
       offset += bytes[index];
       ++index;
     }
-    node = node->children[index].get();
+    node = internal.children[index].get();
   }
-  BreakSpan local = rope_detail::nthBreak(node->bytes, ordinal);
+  BreakSpan local = rope_detail::nthBreak(node->leaf().bytes, ordinal);
   return {offset + local.start, offset + local.end};
 }
 
@@ -47,54 +48,57 @@ BreakSpan findBreak(const Node* node, std::size_t ordinal) {
 std::size_t breaksBeforeByte(const Node* node, std::size_t byte) {
   std::size_t breaks = 0;
   while (!node->isLeaf()) {
-    const std::size_t last = node->children.size() - 1;
+    const rope_detail::Internal& internal = node->internal();
+    const std::size_t last = internal.count - 1;
     std::size_t index = 0;
-    const std::size_t* bytes = node->row(Row::Bytes);
-    const std::size_t* child_breaks = node->row(Row::Breaks);
+    const std::size_t* bytes = internal.row(Row::Bytes);
+    const std::size_t* child_breaks = internal.row(Row::Breaks);
     while (index < last && byte >= bytes[index]) {
       byte -= bytes[index];
       breaks += child_breaks[index];
       ++index;
     }
-    node = node->children[index].get();
+    node = internal.children[index].get();
   }
-  return breaks + rope_detail::breaksBefore(node->bytes, byte);
+  return breaks + rope_detail::breaksBefore(node->leaf().bytes, byte);
 }
 
 /// Units of the code points starting before `byte`.
 std::size_t unitsBeforeByte(const Node* node, std::size_t byte, Unit unit) {
   std::size_t units = 0;
   while (!node->isLeaf()) {
-    const std::size_t last = node->children.size() - 1;
+    const rope_detail::Internal& internal = node->internal();
+    const std::size_t last = internal.count - 1;
     std::size_t index = 0;
-    const std::size_t* bytes = node->row(Row::Bytes);
-    const std::size_t* child_units = node->row(rope_detail::rowOf(unit));
+    const std::size_t* bytes = internal.row(Row::Bytes);
+    const std::size_t* child_units = internal.row(rope_detail::rowOf(unit));
     while (index < last && byte >= bytes[index]) {
       byte -= bytes[index];
       units += child_units[index];
       ++index;
     }
-    node = node->children[index].get();
+    node = internal.children[index].get();
   }
-  return units + rope_detail::unitsBefore(node->bytes, byte, unit);
+  return units + rope_detail::unitsBefore(node->leaf().bytes, byte, unit);
 }
 
 /// The byte where unit number `units` starts (global).
 rope_detail::UnitHit byteOfUnit(const Node* node, std::size_t units, Unit unit) {
   std::size_t offset = 0;
   while (!node->isLeaf()) {
-    const std::size_t last = node->children.size() - 1;
+    const rope_detail::Internal& internal = node->internal();
+    const std::size_t last = internal.count - 1;
     std::size_t index = 0;
-    const std::size_t* bytes = node->row(Row::Bytes);
-    const std::size_t* child_units = node->row(rope_detail::rowOf(unit));
+    const std::size_t* bytes = internal.row(Row::Bytes);
+    const std::size_t* child_units = internal.row(rope_detail::rowOf(unit));
     while (index < last && units >= child_units[index]) {
       units -= child_units[index];
       offset += bytes[index];
       ++index;
     }
-    node = node->children[index].get();
+    node = internal.children[index].get();
   }
-  rope_detail::UnitHit local = rope_detail::byteOfUnits(node->bytes, units, unit);
+  rope_detail::UnitHit local = rope_detail::byteOfUnits(node->leaf().bytes, units, unit);
   return {offset + local.byte, local.inside};
 }
 
@@ -105,18 +109,19 @@ std::optional<Result<std::size_t>> byteOfPositionInOneChunk(const Node* node, Ls
   std::size_t offset = 0;
   std::size_t ordinal = position.line;
   while (!node->isLeaf()) {
-    const std::size_t last = node->children.size() - 1;
-    const std::size_t* breaks = node->row(Row::Breaks);
-    const std::size_t* bytes = node->row(Row::Bytes);
+    const rope_detail::Internal& internal = node->internal();
+    const std::size_t last = internal.count - 1;
+    const std::size_t* breaks = internal.row(Row::Breaks);
+    const std::size_t* bytes = internal.row(Row::Bytes);
     std::size_t index = 0;
     while (index < last && breaks[index] < ordinal) {
       ordinal -= breaks[index];
       offset += bytes[index];
       ++index;
     }
-    node = node->children[index].get();
+    node = internal.children[index].get();
   }
-  const std::string_view chunk = node->bytes;
+  const std::string_view chunk = node->leaf().bytes;
   const std::size_t line_start = ordinal == 0 ? 0 : rope_detail::nthBreak(chunk, ordinal).end;
   if (ordinal > 0 && line_start >= chunk.size()) return std::nullopt; // starts in the next chunk
   const std::size_t line_end = rope_detail::findBreakByte(chunk, line_start);
@@ -140,17 +145,18 @@ bool isBoundaryByte(const Node* root, std::size_t byte) {
 void visitChunks(const Node& node, std::size_t begin, std::size_t end,
                  const std::function<void(std::string_view)>& visit) {
   if (node.isLeaf()) {
-    visit(std::string_view(node.bytes).substr(begin, end - begin));
+    visit(std::string_view(node.leaf().bytes).substr(begin, end - begin));
     return;
   }
-  const std::size_t* sizes = node.row(Row::Bytes);
+  const rope_detail::Internal& internal = node.internal();
+  const std::size_t* sizes = internal.row(Row::Bytes);
   std::size_t offset = 0;
-  for (std::size_t i = 0; i < node.children.size() && offset < end; ++i) {
+  for (std::size_t i = 0; i < internal.count && offset < end; ++i) {
     const std::size_t size = sizes[i];
     if (offset + size > begin) {
       std::size_t local_begin = begin > offset ? begin - offset : 0;
       std::size_t local_end = std::min(end - offset, size);
-      visitChunks(*node.children[i], local_begin, local_end, visit);
+      visitChunks(*internal.children[i], local_begin, local_end, visit);
     }
     offset += size;
   }

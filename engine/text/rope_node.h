@@ -13,7 +13,9 @@
 
 #include "engine/text/rope_chunk.h"
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,6 +29,8 @@ inline constexpr std::size_t kMinLeafBytes = 480;
 inline constexpr std::size_t kMaxChildren = 16;
 
 struct Node;
+struct Leaf;
+struct Internal;
 using NodePtr = std::shared_ptr<const Node>;
 
 /// The rows of an internal node's child-metrics table.
@@ -36,27 +40,55 @@ inline Row rowOf(Unit unit) {
   return unit == Unit::Utf16 ? Row::Utf16 : Row::CodePoints;
 }
 
+/// What every node has; `height` says which kind it is (0: Leaf, else Internal).
 struct Node {
   Metrics metrics;
-  std::size_t height = 0;        // 0 for leaves
-  std::string bytes;             // leaves only
-  std::vector<NodePtr> children; // internal nodes only
-  /// Internal nodes: the children's metrics, one row per measure ([bytes x n][breaks x n]...),
-  /// so a descent scans one short contiguous row instead of touching every child node.
-  std::vector<std::size_t> child_rows;
+  std::uint32_t height = 0;
 
   bool isLeaf() const { return height == 0; }
-  const std::size_t* row(Row which) const {
-    return child_rows.data() + static_cast<std::size_t>(which) * children.size();
-  }
+  const Leaf& leaf() const;
+  const Internal& internal() const;
 };
+
+struct Leaf : Node {
+  std::string bytes;
+};
+
+/// Children and their metrics live inside the node (one allocation), so a descent finds the row
+/// it scans and the child it follows without chasing further pointers.
+struct Internal : Node {
+  std::uint32_t count = 0;
+  /// The children's metrics, one row per measure: row(Row::Breaks)[i] is child i's line breaks.
+  std::array<std::size_t, 4 * kMaxChildren> rows{};
+  std::array<NodePtr, kMaxChildren> children;
+
+  const std::size_t* row(Row which) const {
+    return rows.data() + static_cast<std::size_t>(which) * kMaxChildren;
+  }
+  std::size_t* row(Row which) {
+    return rows.data() + static_cast<std::size_t>(which) * kMaxChildren;
+  }
+  const NodePtr* begin() const { return children.data(); }
+  const NodePtr* end() const { return children.data() + count; }
+  /// Copies child i's metrics into its column and recomputes the totals.
+  void refresh(std::size_t i);
+};
+
+inline const Leaf& Node::leaf() const {
+  return static_cast<const Leaf&>(*this);
+}
+inline const Internal& Node::internal() const {
+  return static_cast<const Internal&>(*this);
+}
 
 NodePtr makeLeaf(std::string_view bytes);
 /// A leaf whose metrics the caller already knows.
 NodePtr makeLeaf(std::string bytes, const Metrics& metrics);
-NodePtr makeInternal(std::vector<NodePtr> children);
-/// Fills height, metrics and child_rows of an internal node from its children.
-void sealInternal(Node& node);
+/// An internal node over 2..kMaxChildren children of equal height.
+NodePtr makeInternal(const NodePtr* begin, const NodePtr* end);
+inline NodePtr makeInternal(const std::vector<NodePtr>& children) {
+  return makeInternal(children.data(), children.data() + children.size());
+}
 /// The shared empty leaf: the root of every empty Rope.
 const NodePtr& emptyLeaf();
 
@@ -76,7 +108,7 @@ std::pair<NodePtr, NodePtr> split(const NodePtr& node, std::size_t at);
 
 /// A leaf and the byte offset where it starts.
 struct LeafRef {
-  const Node* leaf;
+  const Leaf* leaf;
   std::size_t start;
 };
 /// The leaf holding byte `at`; for `at == size` the last leaf.

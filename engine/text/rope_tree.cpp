@@ -5,45 +5,52 @@
 
 namespace hashline::rope_detail {
 
+void Internal::refresh(std::size_t i) {
+  const Metrics& child = children[i]->metrics;
+  std::size_t* bytes = row(Row::Bytes);
+  std::size_t* breaks = row(Row::Breaks);
+  std::size_t* utf16 = row(Row::Utf16);
+  std::size_t* code_points = row(Row::CodePoints);
+  // Unsigned wrap-around makes "add the difference" exact in both directions.
+  metrics.bytes += child.bytes - bytes[i];
+  metrics.breaks += child.breaks - breaks[i];
+  metrics.utf16 += child.utf16 - utf16[i];
+  metrics.code_points += child.code_points - code_points[i];
+  bytes[i] = child.bytes;
+  breaks[i] = child.breaks;
+  utf16[i] = child.utf16;
+  code_points[i] = child.code_points;
+}
+
 NodePtr makeLeaf(std::string_view bytes) {
-  auto node = std::make_shared<Node>();
+  auto node = std::make_shared<Leaf>();
   node->bytes.assign(bytes.data(), bytes.size());
   node->metrics = measure(node->bytes);
   return node;
 }
 
-void sealInternal(Node& node) {
-  const std::size_t count = node.children.size();
-  node.height = node.children.front()->height + 1;
-  node.metrics = Metrics{};
-  node.child_rows.resize(4 * count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const Metrics& child = node.children[i]->metrics;
-    node.metrics += child;
-    node.child_rows[i] = child.bytes;
-    node.child_rows[count + i] = child.breaks;
-    node.child_rows[2 * count + i] = child.utf16;
-    node.child_rows[3 * count + i] = child.code_points;
-  }
-}
-
 NodePtr makeLeaf(std::string bytes, const Metrics& metrics) {
-  auto node = std::make_shared<Node>();
+  auto node = std::make_shared<Leaf>();
   node->bytes = std::move(bytes);
   node->metrics = metrics;
   return node;
 }
 
-NodePtr makeInternal(std::vector<NodePtr> children) {
-  assert(children.size() >= 2 && children.size() <= kMaxChildren);
-  auto node = std::make_shared<Node>();
-  node->children = std::move(children);
-  sealInternal(*node);
+NodePtr makeInternal(const NodePtr* begin, const NodePtr* end) {
+  const std::size_t count = static_cast<std::size_t>(end - begin);
+  assert(count >= 2 && count <= kMaxChildren);
+  auto node = std::make_shared<Internal>();
+  node->height = (*begin)->height + 1;
+  node->count = static_cast<std::uint32_t>(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    node->children[i] = begin[i];
+    node->refresh(i);
+  }
   return node;
 }
 
 const NodePtr& emptyLeaf() {
-  static const NodePtr empty = std::make_shared<const Node>();
+  static const NodePtr empty = std::make_shared<const Leaf>();
   return empty;
 }
 
@@ -75,7 +82,7 @@ NodePtr buildTree(const std::vector<NodePtr>& leaves) {
     std::size_t begin = 0;
     for (std::size_t g = 1; g <= groups; ++g) {
       std::size_t end = level.size() * g / groups;
-      parents.push_back(makeInternal({level.begin() + begin, level.begin() + end}));
+      parents.push_back(makeInternal(level.data() + begin, level.data() + end));
       begin = end;
     }
     level = std::move(parents);
@@ -93,14 +100,16 @@ NodePtr buildFromText(std::string_view text) {
 namespace {
 
 /// One node for `children` when they fit, else two halves.
-void pack(std::vector<NodePtr> children, std::vector<NodePtr>& out) {
+void pack(const std::vector<NodePtr>& children, std::vector<NodePtr>& out) {
+  const NodePtr* begin = children.data();
+  const NodePtr* end = begin + children.size();
   if (children.size() <= kMaxChildren) {
-    out.push_back(makeInternal(std::move(children)));
+    out.push_back(makeInternal(begin, end));
     return;
   }
-  std::size_t half = children.size() / 2;
-  out.push_back(makeInternal({children.begin(), children.begin() + half}));
-  out.push_back(makeInternal({children.begin() + half, children.end()}));
+  const NodePtr* middle = begin + children.size() / 2;
+  out.push_back(makeInternal(begin, middle));
+  out.push_back(makeInternal(middle, end));
 }
 
 /// Appends to `out` one or two nodes of height max(a, b) holding a's leaves then b's.
@@ -111,27 +120,29 @@ void joinInto(const NodePtr& a, const NodePtr& b, std::vector<NodePtr>& out) {
       out.push_back(b);
       return;
     }
-    std::vector<NodePtr> children = a->children;
-    children.insert(children.end(), b->children.begin(), b->children.end());
-    pack(std::move(children), out);
+    std::vector<NodePtr> children(a->internal().begin(), a->internal().end());
+    children.insert(children.end(), b->internal().begin(), b->internal().end());
+    pack(children, out);
     return;
   }
   std::vector<NodePtr> children;
   if (a->height > b->height) {
-    children.assign(a->children.begin(), a->children.end() - 1);
-    joinInto(a->children.back(), b, children);
+    const Internal& left = a->internal();
+    children.assign(left.begin(), left.end() - 1);
+    joinInto(*(left.end() - 1), b, children);
   } else {
-    joinInto(a, b->children.front(), children);
-    children.insert(children.end(), b->children.begin() + 1, b->children.end());
+    const Internal& right = b->internal();
+    joinInto(a, *right.begin(), children);
+    children.insert(children.end(), right.begin() + 1, right.end());
   }
-  pack(std::move(children), out);
+  pack(children, out);
 }
 
 /// A node over children [begin, end) of `node`: null, the single child, or a new node.
-NodePtr nodeOfRange(const Node& node, std::size_t begin, std::size_t end) {
+NodePtr nodeOfRange(const Internal& node, std::size_t begin, std::size_t end) {
   if (begin >= end) return nullptr;
   if (end - begin == 1) return node.children[begin];
-  return makeInternal({node.children.begin() + begin, node.children.begin() + end});
+  return makeInternal(node.begin() + begin, node.begin() + end);
 }
 
 } // namespace
@@ -142,22 +153,23 @@ NodePtr join(const NodePtr& a, const NodePtr& b) {
   std::vector<NodePtr> out;
   joinInto(a, b, out);
   if (out.size() == 1) return out.front();
-  return makeInternal(std::move(out));
+  return makeInternal(out);
 }
 
 std::pair<NodePtr, NodePtr> split(const NodePtr& node, std::size_t at) {
   if (at == 0) return {nullptr, node};
   if (at >= node->metrics.bytes) return {node, nullptr};
   assert(!node->isLeaf() && "split inside a leaf");
-  const std::size_t* sizes = node->row(Row::Bytes);
+  const Internal& internal = node->internal();
+  const std::size_t* sizes = internal.row(Row::Bytes);
   std::size_t prefix = 0;
-  for (std::size_t i = 0; i < node->children.size(); ++i) {
+  for (std::size_t i = 0; i < internal.count; ++i) {
     if (at == prefix)
-      return {nodeOfRange(*node, 0, i), nodeOfRange(*node, i, node->children.size())};
+      return {nodeOfRange(internal, 0, i), nodeOfRange(internal, i, internal.count)};
     if (at < prefix + sizes[i]) {
-      auto [left, right] = split(node->children[i], at - prefix);
-      return {join(nodeOfRange(*node, 0, i), left),
-              join(right, nodeOfRange(*node, i + 1, node->children.size()))};
+      auto [left, right] = split(internal.children[i], at - prefix);
+      return {join(nodeOfRange(internal, 0, i), left),
+              join(right, nodeOfRange(internal, i + 1, internal.count))};
     }
     prefix += sizes[i];
   }
@@ -167,17 +179,18 @@ std::pair<NodePtr, NodePtr> split(const NodePtr& node, std::size_t at) {
 LeafRef leafAt(const Node* node, std::size_t at) {
   std::size_t start = 0;
   while (!node->isLeaf()) {
-    const std::size_t last = node->children.size() - 1;
-    const std::size_t* bytes = node->row(Row::Bytes);
+    const Internal& internal = node->internal();
+    const std::size_t last = internal.count - 1;
+    const std::size_t* bytes = internal.row(Row::Bytes);
     std::size_t index = 0;
     while (index < last && at >= bytes[index]) {
       at -= bytes[index];
       start += bytes[index];
       ++index;
     }
-    node = node->children[index].get();
+    node = internal.children[index].get();
   }
-  return {node, start};
+  return {&node->leaf(), start};
 }
 
 void replaceLeaf(NodePtr& slot, std::size_t at, NodePtr replacement) {
@@ -187,15 +200,15 @@ void replaceLeaf(NodePtr& slot, std::size_t at, NodePtr replacement) {
   }
   // Sole owner: nobody else can observe the node, so updating it in place is invisible (the
   // node was created non-const, so casting the constness away is well-defined). Shared: copy.
-  Node* node;
+  Internal* node;
   if (slot.use_count() == 1) {
-    node = const_cast<Node*>(slot.get());
+    node = const_cast<Internal*>(&slot->internal());
   } else {
-    auto copy = std::make_shared<Node>(*slot);
+    auto copy = std::make_shared<Internal>(slot->internal());
     node = copy.get();
     slot = std::move(copy);
   }
-  const std::size_t last = node->children.size() - 1;
+  const std::size_t last = node->count - 1;
   const std::size_t* bytes = node->row(Row::Bytes);
   std::size_t index = 0;
   while (index < last && at >= bytes[index]) {
@@ -203,55 +216,49 @@ void replaceLeaf(NodePtr& slot, std::size_t at, NodePtr replacement) {
     ++index;
   }
   replaceLeaf(node->children[index], at, std::move(replacement));
-  // Refresh one column of the table and the totals; siblings' nodes are not touched.
-  const std::size_t count = node->children.size();
-  const Metrics& child = node->children[index]->metrics;
-  std::size_t* rows = node->child_rows.data();
-  node->metrics.bytes += child.bytes - rows[index];
-  node->metrics.breaks += child.breaks - rows[count + index];
-  node->metrics.utf16 += child.utf16 - rows[2 * count + index];
-  node->metrics.code_points += child.code_points - rows[3 * count + index];
-  rows[index] = child.bytes;
-  rows[count + index] = child.breaks;
-  rows[2 * count + index] = child.utf16;
-  rows[3 * count + index] = child.code_points;
+  node->refresh(index);
 }
 
 namespace {
 
 struct TreeChecker {
-  const Node* previous_leaf = nullptr;
+  const Leaf* previous_leaf = nullptr;
   bool ok = true;
 
   void fail() { ok = false; }
 
   void check(const Node& node, bool is_root) {
     if (node.isLeaf()) {
-      checkLeaf(node, is_root);
+      checkLeaf(node.leaf(), is_root);
       return;
     }
-    if (node.children.size() < 2 || node.children.size() > kMaxChildren) fail();
+    const Internal& internal = node.internal();
+    if (internal.count < 2 || internal.count > kMaxChildren) {
+      fail();
+      return;
+    }
     Metrics sum;
-    for (const auto& child : node.children) {
+    for (std::size_t i = 0; i < internal.count; ++i) {
+      const NodePtr& child = internal.children[i];
       if (!child || child->height + 1 != node.height) {
         fail();
         return;
       }
-      sum += child->metrics;
+      const Metrics& metrics = child->metrics;
+      sum += metrics;
+      if (internal.row(Row::Bytes)[i] != metrics.bytes ||
+          internal.row(Row::Breaks)[i] != metrics.breaks ||
+          internal.row(Row::Utf16)[i] != metrics.utf16 ||
+          internal.row(Row::CodePoints)[i] != metrics.code_points)
+        fail();
       check(*child, false);
     }
+    for (std::size_t i = internal.count; i < kMaxChildren; ++i)
+      if (internal.children[i]) fail();
     if (!(sum == node.metrics)) fail();
-    for (std::size_t i = 0; i < node.children.size(); ++i) {
-      const Metrics& child = node.children[i]->metrics;
-      if (node.row(Row::Bytes)[i] != child.bytes || node.row(Row::Breaks)[i] != child.breaks ||
-          node.row(Row::Utf16)[i] != child.utf16 ||
-          node.row(Row::CodePoints)[i] != child.code_points)
-        fail();
-    }
   }
 
-  void checkLeaf(const Node& leaf, bool is_root) {
-    if (!leaf.children.empty()) fail();
+  void checkLeaf(const Leaf& leaf, bool is_root) {
     if (!(measure(leaf.bytes) == leaf.metrics)) fail();
     if (leaf.bytes.size() > kMaxLeafBytes) fail();
     if (!is_root && leaf.bytes.size() < kMinLeafBytes) fail();
@@ -265,6 +272,7 @@ struct TreeChecker {
 bool checkTree(const Node& root) {
   TreeChecker checker;
   checker.check(root, true);
+  if (!checker.ok) return false;
   // Independently of the seams: the whole text measured in one piece gives the same metrics.
   std::string whole;
   whole.reserve(root.metrics.bytes);
@@ -272,11 +280,15 @@ bool checkTree(const Node& root) {
   while (!stack.empty()) {
     const Node* node = stack.back();
     stack.pop_back();
-    if (node->isLeaf()) whole += node->bytes;
-    for (auto it = node->children.rbegin(); it != node->children.rend(); ++it)
-      stack.push_back(it->get());
+    if (node->isLeaf()) {
+      whole += node->leaf().bytes;
+      continue;
+    }
+    const Internal& internal = node->internal();
+    for (std::size_t i = internal.count; i-- > 0;)
+      stack.push_back(internal.children[i].get());
   }
-  return checker.ok && measure(whole) == root.metrics;
+  return measure(whole) == root.metrics;
 }
 
 } // namespace hashline::rope_detail
