@@ -30,8 +30,8 @@ std::vector<std::uint64_t> AnchorComputer::lineHashes(std::uint32_t first,
   if (cache_) return cache_->lineHashes(text_, version_, log_, first, last);
   std::vector<std::uint64_t> hashes;
   hashes.reserve(last - first + 1);
-  for (std::uint32_t line = first; line <= last; ++line)
-    hashes.push_back(lineHash(readLineText(text_, line)));
+  for (const auto& line : readLineTexts(text_, first, last))
+    hashes.push_back(lineHash(line));
   return hashes;
 }
 

@@ -5,8 +5,15 @@
 #include "engine/anchors/read_lines.h"
 
 namespace hashline {
+namespace {
 
-LineHashCache::LineHashCache(std::size_t max_lines) : max_lines_(max_lines) {}
+constexpr std::int64_t kMaxCarriedVersions = 256;
+constexpr std::size_t kMaxSegmentLines = 8192;
+
+} // namespace
+
+LineHashCache::LineHashCache(std::size_t max_lines, std::size_t max_segments)
+    : max_lines_(max_lines), max_segments_(max_segments == 0 ? 1 : max_segments) {}
 
 void LineHashCache::clear() {
   segments_.clear();
@@ -46,8 +53,10 @@ void LineHashCache::carrySegment(const ChangeLog& log, std::uint32_t first, cons
 
 void LineHashCache::carryForward(std::int64_t version, const ChangeLog* log) {
   if (valid_ && version == version_) return;
+  // Far behind (many changes to replay), or no history linking the versions: start afresh —
+  // re-hashing a window is cheaper than replaying hundreds of changes.
   if (!valid_ || version < version_ || log == nullptr || !log->covers(version_) ||
-      log->currentVersion() != version) {
+      log->currentVersion() != version || version - version_ > kMaxCarriedVersions) {
     segments_.clear();
     valid_ = true;
     version_ = version;
@@ -66,8 +75,9 @@ std::vector<std::uint64_t> LineHashCache::lineHashes(const Rope& text, std::int6
                                                      std::uint32_t last) {
   std::vector<std::uint64_t> hashes(last - first + 1);
   if (valid_ && version < version_) { // an older snapshot: do not disturb the cache
+    const auto texts = readLineTexts(text, first, last);
     for (std::uint32_t line = first; line <= last; ++line)
-      hashes[line - first] = lineHash(readLineText(text, line));
+      hashes[line - first] = lineHash(texts[line - first]);
     hashes_computed_ += hashes.size();
     return hashes;
   }
@@ -88,10 +98,20 @@ std::vector<std::uint64_t> LineHashCache::lineHashes(const Rope& text, std::int6
       known[line - first] = true;
     }
   }
-  for (std::uint32_t line = first; line <= last; ++line) {
-    if (known[line - first]) continue;
-    hashes[line - first] = lineHash(readLineText(text, line));
-    ++hashes_computed_;
+  // Hash each run of missing lines from one slice of the text.
+  for (std::uint32_t line = first; line <= last;) {
+    if (known[line - first]) {
+      ++line;
+      continue;
+    }
+    std::uint32_t run_last = line;
+    while (run_last < last && !known[run_last + 1 - first])
+      ++run_last;
+    const auto texts = readLineTexts(text, line, run_last);
+    for (std::uint32_t k = line; k <= run_last; ++k)
+      hashes[k - first] = lineHash(texts[k - line]);
+    hashes_computed_ += run_last - line + 1;
+    line = run_last + 1;
   }
   store(first, hashes);
   return hashes;
@@ -109,6 +129,16 @@ void LineHashCache::store(std::uint32_t first, std::vector<std::uint64_t> hashes
         it->first + static_cast<std::uint32_t>(it->second.hashes.size()) - 1;
     if (seg_last + 1 < first) continue;
     merged.push_back(it);
+  }
+  if (!merged.empty() &&
+      std::max<std::size_t>(new_last,
+                            merged.back()->first + merged.back()->second.hashes.size() - 1) -
+              std::min(new_first, merged.front()->first) + 1 >
+          kMaxSegmentLines) {
+    // Too large to carry cheaply: keep just this window.
+    for (auto m : merged)
+      segments_.erase(m);
+    merged.clear();
   }
   if (!merged.empty()) {
     new_first = std::min(new_first, merged.front()->first);
@@ -131,7 +161,7 @@ void LineHashCache::store(std::uint32_t first, std::vector<std::uint64_t> hashes
 
 void LineHashCache::evict() {
   std::size_t total = cachedLines();
-  while (total > max_lines_ && segments_.size() > 1) {
+  while ((total > max_lines_ || segments_.size() > max_segments_) && segments_.size() > 1) {
     auto oldest = segments_.begin();
     for (auto it = segments_.begin(); it != segments_.end(); ++it)
       if (it->second.last_used < oldest->second.last_used) oldest = it;

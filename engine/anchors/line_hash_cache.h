@@ -27,8 +27,9 @@ namespace hashline {
 
 class LineHashCache {
 public:
-  /// `max_lines` bounds the hashes kept (least recently used segments are evicted first).
-  explicit LineHashCache(std::size_t max_lines = 1u << 18);
+  /// `max_lines` bounds the hashes kept and `max_segments` the separate windows (each costs a few
+  /// log queries per read); least recently used segments are evicted first.
+  explicit LineHashCache(std::size_t max_lines = 1u << 18, std::size_t max_segments = 8);
 
   /// Hashes (lineHash of readLineText) of read lines [first, last] of `text` at `version`.
   /// Precondition: 1 <= first <= last <= readLineCount(text). `log` is the document's change log
@@ -54,6 +55,7 @@ private:
   void evict();
 
   std::size_t max_lines_;
+  std::size_t max_segments_;
   bool valid_ = false;
   std::int64_t version_ = 0;
   std::map<std::uint32_t, Segment> segments_; // keyed by first line (1-based)

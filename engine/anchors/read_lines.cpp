@@ -1,6 +1,8 @@
 // Read-line geometry over a Rope; see read_lines.h.
 #include "engine/anchors/read_lines.h"
 
+#include <cstring>
+
 namespace hashline {
 
 std::uint32_t readLineCount(const Rope& text) {
@@ -38,6 +40,33 @@ std::size_t lineBreakEnd(const Rope& text, std::uint32_t line) {
 
 std::string readLineText(const Rope& text, std::uint32_t line) {
   return text.slice(lineContentBegin(text, line), lineContentEnd(text, line));
+}
+
+std::vector<std::string> readLineTexts(const Rope& text, std::uint32_t first, std::uint32_t last) {
+  std::vector<std::string> lines;
+  lines.reserve(last - first + 1);
+  const std::string bytes = text.slice(lineContentBegin(text, first), lineContentEnd(text, last));
+  const char* data = bytes.data();
+  const std::size_t size = bytes.size();
+  std::size_t start = 0;
+  if (std::memchr(data, '\r', size) == nullptr) { // LF only (the common case): memchr is fast
+    while (const void* found = std::memchr(data + start, '\n', size - start)) {
+      const std::size_t at = static_cast<const char*>(found) - data;
+      lines.emplace_back(data + start, at - start);
+      start = at + 1;
+    }
+    lines.emplace_back(data + start, size - start);
+    return lines;
+  }
+  for (std::size_t i = 0; i < size; ++i) {
+    const char c = data[i];
+    if (c != '\n' && c != '\r') continue; // (a plain loop: find_first_of is far slower)
+    lines.emplace_back(data + start, i - start);
+    if (c == '\r' && i + 1 < size && data[i + 1] == '\n') ++i;
+    start = i + 1;
+  }
+  lines.emplace_back(data + start, size - start);
+  return lines;
 }
 
 std::string lineTerminator(const Rope& text, std::uint32_t line) {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace hashline {
 
@@ -35,6 +36,9 @@ std::size_t lineContentEnd(const Rope& text, std::uint32_t line);
 std::size_t lineBreakEnd(const Rope& text, std::uint32_t line);
 /// The line as shown and hashed: no terminator, no BOM.
 std::string readLineText(const Rope& text, std::uint32_t line);
+/// The texts of lines [first, last] (as readLineText), with one slice of the Rope: O(log n +
+/// bytes). Precondition: 1 <= first <= last <= readLineCount(text).
+std::vector<std::string> readLineTexts(const Rope& text, std::uint32_t first, std::uint32_t last);
 /// `line`'s terminator: "\n", "\r\n", "\r", or "" for a last line without one.
 std::string lineTerminator(const Rope& text, std::uint32_t line);
 /// The line ending to use for new lines written next to `line`: its own terminator, else the

@@ -29,9 +29,10 @@ Result<ReadView> readWindow(const Rope& text, std::int64_t version, Tier tier,
   view.last_line = last;
   view.anchors = computer.anchors(tier, first, last);
   view.rows.reserve(view.anchors.size());
+  auto texts = readLineTexts(text, first, last);
   for (const auto& anchor : view.anchors)
     view.rows.push_back(
-        AnchoredRow{anchor.line, formatAnchor(anchor), readLineText(text, anchor.line)});
+        AnchoredRow{anchor.line, formatAnchor(anchor), std::move(texts[anchor.line - first])});
   return view;
 }
 

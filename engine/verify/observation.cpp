@@ -95,6 +95,12 @@ void Observation::enforceBounds() {
   }
 }
 
+void Observation::restoreRead(ReadRecord record) {
+  std::sort(record.issued.begin(), record.issued.end());
+  reads_.push_back(std::move(record));
+  enforceBounds();
+}
+
 const ReadRecord* Observation::issuerOf(const Anchor& anchor) const {
   for (auto it = reads_.rbegin(); it != reads_.rend(); ++it)
     if (it->issuedAnchor(anchor)) return &*it;

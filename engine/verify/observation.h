@@ -76,6 +76,9 @@ public:
   /// (2 parts: line; 3 parts: block or chain). nullptr when never issued.
   const ReadRecord* issuerOf(const Anchor& anchor) const;
   const std::deque<ReadRecord>& reads() const { return reads_; }
+  /// Appends a record as the newest read, as it was saved (persistence: lsp/service/
+  /// observation_json.h); bounds apply.
+  void restoreRead(ReadRecord record);
 
 private:
   ReadRecord& recordFor(std::int64_t version, Tier tier, std::uint32_t line_count,
@@ -100,6 +103,10 @@ public:
   void forgetSession(const std::string& session);
   /// Moves observations of `from` to `to` (a rename keeps what was read).
   void renameDocument(const std::string& from, const std::string& to);
+  /// Every (session, document) → observation, for persistence.
+  const std::map<std::pair<std::string, std::string>, Observation>& entries() const {
+    return observations_;
+  }
 
 private:
   std::map<std::pair<std::string, std::string>, Observation> observations_;

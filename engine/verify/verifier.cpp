@@ -244,12 +244,14 @@ void fillFresh(VerifiedEdit& result, const std::vector<LineSpan>& spans,
     else
       merged.push_back(window);
   }
-  for (const auto& window : merged)
+  for (const auto& window : merged) {
+    auto texts = readLineTexts(result.after, window.first, window.last);
     for (const auto& anchor : after.anchors(result.tier, window.first, window.last)) {
       result.fresh_anchors.push_back(anchor);
-      result.fresh_rows.push_back(
-          AnchoredRow{anchor.line, formatAnchor(anchor), readLineText(result.after, anchor.line)});
+      result.fresh_rows.push_back(AnchoredRow{anchor.line, formatAnchor(anchor),
+                                              std::move(texts[anchor.line - window.first])});
     }
+  }
   result.line_count_after = count;
   result.lsp_line_count_after = static_cast<std::uint32_t>(result.after.lineCount());
 }
