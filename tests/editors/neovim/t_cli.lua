@@ -55,7 +55,8 @@ end
 
 -- Exit 2 with usage text = the subcommand does not exist yet.
 local function need_cli(what, code, stdout, stderr)
-  if code == 2 and (stderr .. stdout):lower():find('usage', 1, true) then
+  local said = (stderr .. stdout):lower()
+  if code == 2 and (said:find('usage', 1, true) or said:find('unknown command', 1, true)) then
     H.pending('CLI lacks `' .. what .. '` (' .. vim.trim(stderr):sub(1, 120) .. ')')
   end
   H.eq(0, code, what .. ' exit code (stderr: ' .. stderr .. ', stdout: ' .. stdout .. ')')
