@@ -2,6 +2,7 @@
 #include "engine/forms/draft.h"
 
 #include "engine/forms/line_range.h"
+#include "engine/forms/loose_keys.h"
 #include "engine/forms/near_miss.h"
 #include "engine/forms/plan_builder.h"
 #include "engine/forms/text_fold.h"
@@ -49,9 +50,7 @@ struct Anchor {
 
 class DraftResolver {
 public:
-  DraftResolver(const LineTable& table, std::string_view draft) : table_(table) {
-    for (std::size_t line = 0; line < table.lineCount(); ++line)
-      file_keys_.push_back(looseLineKey(table.content(line)));
+  DraftResolver(const LineTable& table, std::string_view draft) : table_(table), file_keys_(table) {
     split(draft);
   }
 
@@ -182,7 +181,7 @@ private:
   }
 
   const LineTable& table_;
-  std::vector<std::string> file_keys_;
+  LooseLineKeys file_keys_;
   std::vector<Segment> segments_;
   std::vector<Elision> elisions_;
 };

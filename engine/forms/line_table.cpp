@@ -9,10 +9,10 @@ LineTable::LineTable(std::string text) : text_(std::move(text)) {
   if (text_.size() >= 3 && text_.compare(0, 3, "\xEF\xBB\xBF") == 0) bom_bytes_ = 3;
   std::size_t i = bom_bytes_;
   bool first_break_seen = false;
+  const bool has_cr = text_.find('\r') != std::string::npos;
   while (true) {
-    std::size_t end = i;
-    while (end < text_.size() && text_[end] != '\n' && text_[end] != '\r')
-      ++end;
+    std::size_t end = has_cr ? text_.find_first_of("\r\n", i) : text_.find('\n', i);
+    if (end == std::string::npos) end = text_.size();
     std::size_t brk = end;
     if (brk < text_.size())
       brk += (text_[brk] == '\r' && brk + 1 < text_.size() && text_[brk + 1] == '\n') ? 2 : 1;

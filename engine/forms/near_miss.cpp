@@ -1,10 +1,11 @@
 // Closest partial match for NOT_FOUND errors; see near_miss.h.
 #include "engine/forms/near_miss.h"
 
+#include "engine/forms/loose_keys.h"
 #include "engine/forms/text_fold.h"
 
 #include <algorithm>
-#include <set>
+#include <cstdint>
 #include <vector>
 
 namespace hashline::forms {
@@ -13,21 +14,33 @@ namespace {
 constexpr std::size_t kContextLines = 3;
 constexpr std::size_t kHeadLines = 10;
 
+// Sorted byte bigrams of a text, for a Dice coefficient.
+void bigrams(std::string_view text, std::vector<std::uint16_t>& out) {
+  out.clear();
+  if (text.size() < 2) return;
+  out.reserve(text.size() - 1);
+  for (std::size_t i = 0; i + 1 < text.size(); ++i)
+    out.push_back(static_cast<std::uint16_t>(static_cast<unsigned char>(text[i]) << 8 |
+                                             static_cast<unsigned char>(text[i + 1])));
+  std::sort(out.begin(), out.end());
+}
+
 // Dice coefficient over byte bigrams: a cheap similarity in [0, 1].
-double similarity(const std::string& a, const std::string& b) {
-  if (a.size() < 2 || b.size() < 2) return a == b ? 1.0 : 0.0;
-  std::multiset<std::string_view> grams;
-  for (std::size_t i = 0; i + 1 < a.size(); ++i)
-    grams.insert(std::string_view(a).substr(i, 2));
-  std::size_t common = 0;
-  for (std::size_t i = 0; i + 1 < b.size(); ++i) {
-    auto it = grams.find(std::string_view(b).substr(i, 2));
-    if (it != grams.end()) {
+double similarity(const std::vector<std::uint16_t>& a, const std::vector<std::uint16_t>& b) {
+  if (a.empty() || b.empty()) return 0.0;
+  std::size_t common = 0, i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] == b[j]) {
       ++common;
-      grams.erase(it);
+      ++i;
+      ++j;
+    } else if (a[i] < b[j]) {
+      ++i;
+    } else {
+      ++j;
     }
   }
-  return 2.0 * static_cast<double>(common) / static_cast<double>(a.size() + b.size() - 2);
+  return 2.0 * static_cast<double>(common) / static_cast<double>(a.size() + b.size());
 }
 
 std::string clip(std::string_view text) {
@@ -43,10 +56,7 @@ NearMiss findNearMiss(const LineTable& table, std::string_view needle) {
   std::vector<std::string> needle_keys;
   for (const std::string& line : splitLines(needle))
     needle_keys.push_back(looseLineKey(line));
-  std::vector<std::string> doc_keys;
-  doc_keys.reserve(table.lineCount());
-  for (std::size_t line = 0; line < table.lineCount(); ++line)
-    doc_keys.push_back(looseLineKey(table.content(line)));
+  const LooseLineKeys doc_keys(table);
 
   // Most consecutive needle lines matching from some document line (blank needle lines alone
   // do not count as a match).
@@ -84,8 +94,14 @@ NearMiss findNearMiss(const LineTable& table, std::string_view needle) {
                               [](const std::string& key) { return !key.empty(); });
     double best_score = 0.5; // below this nothing is "close"
     if (first != needle_keys.end()) {
+      std::vector<std::uint16_t> wanted, line_grams;
+      bigrams(*first, wanted);
       for (std::size_t line = 0; line < doc_keys.size(); ++line) {
-        double score = similarity(*first, doc_keys[line]);
+        // Lines of very different length cannot reach the threshold; skip the work.
+        const std::size_t a = first->size(), b = doc_keys[line].size();
+        if (std::min(a, b) * 3 < std::max(a, b)) continue;
+        bigrams(doc_keys[line], line_grams);
+        double score = similarity(wanted, line_grams);
         if (score > best_score) {
           best_score = score;
           miss.line = line;

@@ -29,20 +29,16 @@ std::string tierKey(std::string_view line, std::size_t tier) {
   }
 }
 
-// The file's lines as keys per ladder tier. An empty file has no lines (as codex sees it).
+// The file's lines as keys per ladder tier, computed lazily (tier 0 is the text itself). An empty
+// file has no lines (as codex sees it).
 class FileLines {
 public:
-  explicit FileLines(const LineTable& table) {
-    std::size_t count = table.lineCount();
-    if (count == 1 && table.contentBegin(0) == table.contentEnd(0) && !table.endsWithBreak())
-      count = 0;
-    for (std::size_t tier = 0; tier < kTiers; ++tier) {
-      keys_[tier].reserve(count);
-      for (std::size_t line = 0; line < count; ++line)
-        keys_[tier].push_back(tierKey(table.content(line), tier));
-    }
+  explicit FileLines(const LineTable& table) : table_(table) {
+    count_ = table.lineCount();
+    if (count_ == 1 && table.contentBegin(0) == table.contentEnd(0) && !table.endsWithBreak())
+      count_ = 0;
   }
-  std::size_t size() const { return keys_[0].size(); }
+  std::size_t size() const { return count_; }
 
   /// Positions >= start where `pattern` matches, at the first tier with any; `eof` allows only
   /// the position that ends at the end of the file.
@@ -51,16 +47,16 @@ public:
     const std::size_t n = size(), p = pattern.size();
     std::vector<std::size_t> found;
     if (p > n) return found;
+    const std::size_t lo = eof ? n - p : start;
+    if (lo < start) return found;
     for (std::size_t tier = 0; tier < kTiers && found.empty(); ++tier) {
       std::vector<std::string> keys;
       for (const std::string& line : pattern)
         keys.push_back(tierKey(line, tier));
-      const std::size_t lo = eof ? n - p : start;
-      if (lo < start) continue;
       for (std::size_t at = lo; at + p <= n; ++at) {
         bool match = true;
         for (std::size_t k = 0; k < p && match; ++k)
-          match = keys_[tier][at + k] == keys[k];
+          match = key(tier, at + k) == keys[k];
         if (match) found.push_back(at);
       }
     }
@@ -68,7 +64,20 @@ public:
   }
 
 private:
-  std::array<std::vector<std::string>, kTiers> keys_;
+  std::string_view key(std::size_t tier, std::size_t line) const {
+    if (tier == 0) return table_.content(line);
+    auto& keys = keys_[tier];
+    if (keys.empty()) {
+      keys.reserve(count_);
+      for (std::size_t l = 0; l < count_; ++l)
+        keys.push_back(tierKey(table_.content(l), tier));
+    }
+    return keys[line];
+  }
+
+  const LineTable& table_;
+  std::size_t count_ = 0;
+  mutable std::array<std::vector<std::string>, kTiers> keys_;
 };
 
 std::string joinQuoted(const std::vector<std::string>& lines) {

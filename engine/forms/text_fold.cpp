@@ -62,21 +62,6 @@ const std::vector<FoldEntry>& foldTable() {
   return table;
 }
 
-bool isLineBreakByte(char c) {
-  return c == '\n' || c == '\r';
-}
-
-// Appends the folded/normalized form of original[begin, end) (one unit) with its origin.
-void emitUnit(FoldedText& out, std::string_view piece, std::size_t begin, std::size_t end) {
-  for (std::size_t k = 0; k < piece.size(); ++k) {
-    out.text.push_back(piece[k]);
-    out.origin_begin.push_back(begin);
-    out.origin_end.push_back(end);
-    out.unit_start.push_back(k == 0);
-    out.unit_end.push_back(k + 1 == piece.size());
-  }
-}
-
 } // namespace
 
 char32_t decodeUtf8(std::string_view text, std::size_t& byte) {
@@ -167,7 +152,14 @@ std::string_view foldCodePoint(char32_t cp) {
   return typographicFold(cp);
 }
 
+static bool isAscii(std::string_view text) {
+  for (char c : text)
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  return true;
+}
+
 std::string foldString(std::string_view text) {
+  if (isAscii(text)) return std::string(text);
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
@@ -184,24 +176,91 @@ std::string foldString(std::string_view text) {
 
 namespace {
 
+bool isAsciiSpace(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0B || c == 0x0C;
+}
+
 // Byte length of the whitespace run at the end of `text` (Unicode White_Space, whole code
-// points only).
+// points only). Scans backwards: O(length of the run).
 std::size_t trailingSpaceBytes(std::string_view text) {
-  std::size_t keep = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    char32_t cp = decodeUtf8(text, i);
-    if (!isUnicodeSpace(cp)) keep = i;
+  std::size_t end = text.size();
+  while (end > 0) {
+    const auto last = static_cast<unsigned char>(text[end - 1]);
+    if (last < 0x80) {
+      if (!isAsciiSpace(last)) break;
+      --end;
+      continue;
+    }
+    std::size_t start = end - 1; // back up to the lead byte of the last code point
+    while (start > 0 && end - start < 4 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80)
+      --start;
+    std::size_t at = start;
+    char32_t cp = decodeUtf8(text, at);
+    if (at != end || !isUnicodeSpace(cp)) break;
+    end = start;
   }
-  return text.size() - keep;
+  return text.size() - end;
 }
 
 std::size_t leadingSpaceBytes(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) {
+      if (!isAsciiSpace(lead)) return i;
+      ++i;
+      continue;
+    }
     std::size_t begin = i;
     char32_t cp = decodeUtf8(text, i);
     if (!isUnicodeSpace(cp)) return begin;
   }
   return text.size();
+}
+
+// Walks `original[skip..]` as normalized pieces, in order: visit(piece, original_begin,
+// original_end, bytewise). A bytewise piece is a byte-exact copy of original[begin, end) in
+// which every byte is its own unit; otherwise the piece is the normalized form of exactly one
+// original unit (a code point, or a line break).
+template <class Visit>
+void walkUnits(std::string_view original, FoldLevel level, std::size_t skip, Visit&& visit) {
+  std::size_t i = std::min(skip, original.size());
+  const bool has_cr = original.find('\r', i) != std::string_view::npos;
+  while (i < original.size()) {
+    std::size_t content_end = has_cr ? original.find_first_of("\r\n", i) : original.find('\n', i);
+    if (content_end == std::string_view::npos) content_end = original.size();
+    std::size_t break_end = content_end;
+    if (break_end < original.size()) {
+      if (original[break_end] == '\r' && break_end + 1 < original.size() &&
+          original[break_end + 1] == '\n')
+        break_end += 2;
+      else
+        break_end += 1;
+    }
+    std::string_view content = original.substr(i, content_end - i);
+    if (level != FoldLevel::LineEndings) content = trimEndUnicode(content);
+    if (level != FoldLevel::Compatibility || isAscii(content)) {
+      if (!content.empty()) visit(content, i, i + content.size(), true);
+    } else {
+      std::size_t run_begin = 0; // start of the current run of unfolded ASCII bytes
+      for (std::size_t k = 0; k < content.size();) {
+        if (static_cast<unsigned char>(content[k]) < 0x80) {
+          ++k;
+          continue;
+        }
+        if (k > run_begin)
+          visit(content.substr(run_begin, k - run_begin), i + run_begin, i + k, true);
+        std::size_t begin = k;
+        char32_t cp = decodeUtf8(content, k);
+        std::string_view folded = foldCodePoint(cp);
+        visit(folded.empty() ? content.substr(begin, k - begin) : folded, i + begin, i + k, false);
+        run_begin = k;
+      }
+      if (content.size() > run_begin)
+        visit(content.substr(run_begin), i + run_begin, i + content.size(), true);
+    }
+    if (break_end > content_end) visit(std::string_view("\n"), content_end, break_end, false);
+    i = break_end;
+  }
 }
 
 } // namespace
@@ -215,43 +274,72 @@ std::string_view trimUnicode(std::string_view text) {
   return text.substr(leadingSpaceBytes(text));
 }
 
-FoldedText foldText(std::string_view original, FoldLevel level, std::size_t skip_prefix_bytes) {
-  FoldedText out;
-  out.text.reserve(original.size());
-  out.origin_begin.reserve(original.size());
-  out.origin_end.reserve(original.size());
-  std::size_t i = std::min(skip_prefix_bytes, original.size());
-  while (i < original.size()) {
-    // One line's content [i, content_end), then its break [content_end, break_end).
-    std::size_t content_end = i;
-    while (content_end < original.size() && !isLineBreakByte(original[content_end]))
-      ++content_end;
-    std::size_t break_end = content_end;
-    if (break_end < original.size()) {
-      if (original[break_end] == '\r' && break_end + 1 < original.size() &&
-          original[break_end + 1] == '\n')
-        break_end += 2;
-      else
-        break_end += 1;
-    }
-    std::string_view content = original.substr(i, content_end - i);
-    if (level != FoldLevel::LineEndings) content = trimEndUnicode(content);
-    for (std::size_t k = 0; k < content.size();) {
-      std::size_t begin = k;
-      char32_t cp = decodeUtf8(content, k);
-      std::string_view folded =
-          level == FoldLevel::Compatibility ? foldCodePoint(cp) : std::string_view{};
-      if (folded.empty()) folded = content.substr(begin, k - begin);
-      emitUnit(out, folded, i + begin, i + k);
-    }
-    if (break_end > content_end) emitUnit(out, "\n", content_end, break_end);
-    i = break_end;
-  }
+std::string foldText(std::string_view original, FoldLevel level, std::size_t skip_prefix_bytes) {
+  std::string out;
+  out.reserve(original.size());
+  if (level == FoldLevel::LineEndings &&
+      original.find('\r', skip_prefix_bytes) == std::string_view::npos)
+    return std::string(original.substr(std::min(skip_prefix_bytes, original.size())));
+  walkUnits(original, level, skip_prefix_bytes,
+            [&](std::string_view piece, std::size_t, std::size_t, bool) { out.append(piece); });
   return out;
 }
 
-std::string foldNeedle(std::string_view needle, FoldLevel level) {
-  return foldText(needle, level).text;
+std::vector<std::optional<ByteRange>> mapToOriginal(std::string_view original, FoldLevel level,
+                                                    std::size_t skip_prefix_bytes,
+                                                    const std::vector<ByteRange>& normalized) {
+  // Queries: the first byte of each range must start a unit, its last byte must end one.
+  struct Query {
+    std::size_t position;
+    std::size_t range;
+    bool is_begin;
+  };
+  std::vector<Query> queries;
+  queries.reserve(normalized.size() * 2);
+  for (std::size_t r = 0; r < normalized.size(); ++r) {
+    queries.push_back({normalized[r].begin, r, true});
+    queries.push_back({normalized[r].end - 1, r, false});
+  }
+  std::sort(queries.begin(), queries.end(),
+            [](const Query& a, const Query& b) { return a.position < b.position; });
+  std::vector<ByteRange> found(normalized.size());
+  if (level == FoldLevel::LineEndings &&
+      original.find('\r', skip_prefix_bytes) == std::string_view::npos) {
+    const std::size_t skip = std::min(skip_prefix_bytes, original.size());
+    std::vector<std::optional<ByteRange>> out;
+    for (const ByteRange& r : normalized)
+      out.push_back(ByteRange{r.begin + skip, r.end + skip});
+    return out;
+  }
+  std::vector<int> valid(normalized.size(), 0); // counts satisfied ends (2 = both)
+  std::size_t next = 0, normalized_at = 0;
+  walkUnits(
+      original, level, skip_prefix_bytes,
+      [&](std::string_view piece, std::size_t origin_begin, std::size_t origin_end, bool bytewise) {
+        const std::size_t unit_end = normalized_at + piece.size();
+        while (next < queries.size() && queries[next].position < unit_end) {
+          const Query& q = queries[next++];
+          if (bytewise) { // every byte is a unit: offsets map one to one
+            const std::size_t origin = origin_begin + (q.position - normalized_at);
+            if (q.is_begin)
+              found[q.range].begin = origin;
+            else
+              found[q.range].end = origin + 1;
+            ++valid[q.range];
+          } else if (q.is_begin && q.position == normalized_at) {
+            found[q.range].begin = origin_begin;
+            ++valid[q.range];
+          } else if (!q.is_begin && q.position == unit_end - 1) {
+            found[q.range].end = origin_end;
+            ++valid[q.range];
+          }
+        }
+        normalized_at = unit_end;
+      });
+  std::vector<std::optional<ByteRange>> out(normalized.size());
+  for (std::size_t r = 0; r < normalized.size(); ++r)
+    if (valid[r] == 2) out[r] = found[r];
+  return out;
 }
 
 std::string looseLineKey(std::string_view line) {

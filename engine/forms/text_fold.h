@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,29 +44,22 @@ enum class FoldLevel {
   Compatibility,      // + NFKC subset, typographic quotes/dashes/spaces/ellipsis folded
 };
 
-/// A normalized text and where each of its bytes came from in the original.
-struct FoldedText {
-  std::string text;
-  std::vector<std::size_t> origin_begin; // per normalized byte: original byte range it came from
-  std::vector<std::size_t> origin_end;
-  /// Per normalized byte: true when it is the first byte of the output of one original unit.
-  std::vector<bool> unit_start;
-  /// Per normalized byte: true when it is the last byte of the output of one original unit.
-  std::vector<bool> unit_end;
+/// The normalized form of `original[skip_prefix_bytes..]` (skip a BOM by passing 3) at `level`.
+/// O(n); no map is kept (see mapToOriginal), so folding a large document stays cheap.
+std::string foldText(std::string_view original, FoldLevel level, std::size_t skip_prefix_bytes = 0);
 
-  /// Original byte range of normalized [begin, end); only valid for begin < end.
-  std::size_t originBegin(std::size_t begin) const { return origin_begin[begin]; }
-  std::size_t originEnd(std::size_t end) const { return origin_end[end - 1]; }
-  /// True when [begin, end) does not start or end inside the expansion of one original unit.
-  bool onUnitBoundaries(std::size_t begin, std::size_t end) const {
-    return begin < end && unit_start[begin] && unit_end[end - 1];
-  }
+/// A byte range [begin, end).
+struct ByteRange {
+  std::size_t begin = 0;
+  std::size_t end = 0;
 };
 
-/// Normalizes `original[skip_prefix_bytes..]` (skip a BOM by passing 3) at `level`.
-FoldedText foldText(std::string_view original, FoldLevel level, std::size_t skip_prefix_bytes = 0);
-/// The normalized form only (for needles).
-std::string foldNeedle(std::string_view needle, FoldLevel level);
+/// Maps ranges of `foldText(original, level, skip)` back to the original bytes, in one pass.
+/// A range that starts or ends inside the output of one original character (say `e` inside the
+/// decomposition of `é`) maps to nullopt. Ranges must be non-empty; any order.
+std::vector<std::optional<ByteRange>> mapToOriginal(std::string_view original, FoldLevel level,
+                                                    std::size_t skip_prefix_bytes,
+                                                    const std::vector<ByteRange>& normalized);
 
 /// Key used to compare whole lines loosely: trimmed and folded.
 std::string looseLineKey(std::string_view line);

@@ -10,43 +10,63 @@ constexpr FoldLevel kLevels[] = {FoldLevel::LineEndings, FoldLevel::TrailingWhit
                                  FoldLevel::Compatibility};
 } // namespace
 
-const FoldedText& TextSearcher::folded(FoldLevel level) {
+const std::string& TextSearcher::folded(FoldLevel level) {
   auto& slot = folded_[static_cast<std::size_t>(level)];
   if (!slot) slot = foldText(table_.text(), level, table_.bomBytes());
   return *slot;
 }
 
-std::vector<TextMatch> TextSearcher::occurrences(FoldLevel level, std::string_view needle,
-                                                 std::size_t from_byte) {
-  std::vector<TextMatch> out;
-  std::string folded_needle = foldNeedle(needle, level);
+std::vector<std::size_t> TextSearcher::rawOccurrences(FoldLevel level,
+                                                      const std::string& folded_needle) {
+  std::vector<std::size_t> out;
   if (folded_needle.empty()) return out;
-  const FoldedText& doc = folded(level);
-  for (std::size_t at = doc.text.find(folded_needle); at != std::string::npos;
-       at = doc.text.find(folded_needle, at + 1)) {
-    std::size_t end = at + folded_needle.size();
-    if (!doc.onUnitBoundaries(at, end)) continue;
-    TextMatch match{doc.originBegin(at), doc.originEnd(end)};
-    if (match.begin >= from_byte) out.push_back(match);
-  }
+  const std::string& doc = folded(level);
+  for (std::size_t at = doc.find(folded_needle); at != std::string::npos;
+       at = doc.find(folded_needle, at + 1))
+    out.push_back(at);
+  return out;
+}
+
+std::vector<TextMatch> TextSearcher::mapped(FoldLevel level, const std::vector<std::size_t>& raw,
+                                            std::size_t needle_size, std::size_t from_byte) {
+  std::vector<ByteRange> ranges;
+  ranges.reserve(raw.size());
+  for (std::size_t at : raw)
+    ranges.push_back({at, at + needle_size});
+  std::vector<std::optional<ByteRange>> origin =
+      mapToOriginal(table_.text(), level, table_.bomBytes(), ranges);
+  std::vector<TextMatch> out;
+  for (const auto& range : origin)
+    if (range && range->begin >= from_byte) out.push_back(TextMatch{range->begin, range->end});
   return out;
 }
 
 std::optional<TextSearch> TextSearcher::find(std::string_view needle, std::size_t from_byte) {
   TextSearch search;
   bool located = false;
+  std::vector<std::size_t> loose_raw;
+  std::string loose_needle;
   for (FoldLevel level : kLevels) {
-    std::vector<TextMatch> found = occurrences(level, needle, from_byte);
-    if (!located && !found.empty()) {
-      search.level = level;
-      search.matches = found;
-      located = true;
+    std::string folded_needle = foldText(needle, level);
+    std::vector<std::size_t> raw = rawOccurrences(level, folded_needle);
+    if (!located && !raw.empty()) {
+      std::vector<TextMatch> found = mapped(level, raw, folded_needle.size(), from_byte);
+      if (!found.empty()) {
+        search.level = level;
+        search.matches = std::move(found);
+        located = true;
+      }
     }
-    if (level == FoldLevel::Compatibility) search.loose_matches = std::move(found);
+    if (level == FoldLevel::Compatibility) {
+      loose_raw = std::move(raw);
+      loose_needle = std::move(folded_needle);
+    }
   }
   if (!located) return std::nullopt;
-  // The loosest level always contains what stricter levels found; guard against folds that are
-  // not monotone (a fold may merge differently) so that the count is never below the located one.
+  // The loosest level contains what stricter levels found; only map it when it could say more.
+  if (loose_raw.size() > search.matches.size())
+    search.loose_matches =
+        mapped(FoldLevel::Compatibility, loose_raw, loose_needle.size(), from_byte);
   if (search.loose_matches.size() < search.matches.size()) search.loose_matches = search.matches;
   return search;
 }

@@ -4,8 +4,9 @@
 // typographic folding. The first level with any occurrence locates the text; how many places it
 // could mean is counted at the loosest level (pi's rule: `hello world   ` and `hello world` are
 // two occurrences of `hello world`). Occurrences are mapped back to original byte ranges, never
-// splitting one original character. Used by old/new and head/tail. Not thread-safe (caches the
-// folded document per level); one per request.
+// splitting one original character. Used by old/new and head/tail. Cost: O(n) per level used
+// (the folded texts are cached, no per-byte maps are kept; ranges are mapped back in one pass).
+// Not thread-safe; one per request.
 #pragma once
 
 #include "engine/forms/line_table.h"
@@ -42,12 +43,16 @@ public:
   static std::vector<TextMatch> nonOverlapping(const std::vector<TextMatch>& matches);
 
 private:
-  const FoldedText& folded(FoldLevel level);
-  std::vector<TextMatch> occurrences(FoldLevel level, std::string_view needle,
-                                     std::size_t from_byte);
+  const std::string& folded(FoldLevel level);
+  /// Start offsets (in the folded text) of every occurrence of the folded needle.
+  std::vector<std::size_t> rawOccurrences(FoldLevel level, const std::string& folded_needle);
+  /// Maps raw occurrences to original ranges (dropping those splitting a character or starting
+  /// before `from_byte`).
+  std::vector<TextMatch> mapped(FoldLevel level, const std::vector<std::size_t>& raw,
+                                std::size_t needle_size, std::size_t from_byte);
 
   const LineTable& table_;
-  std::array<std::optional<FoldedText>, 3> folded_;
+  std::array<std::optional<std::string>, 3> folded_;
 };
 
 /// "line 3" / "lines 3, 9 and 12" for messages; 1-based, duplicates removed.
