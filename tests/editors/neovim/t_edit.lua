@@ -211,6 +211,36 @@ H.run({
     end
   end },
 
+  { 'replace-old-new-lands', function()
+    vim.cmd('buffer ' .. bufnr)
+    local lines = H.lines(bufnr)
+    local target = lines[#lines - 1]
+    local result = H.need('hashline.replace', hashline.replace(bufnr, { { old = target, new = target .. ' (replaced)' } }))
+    applied(result, 'replace')
+    H.eq(target .. ' (replaced)', H.lines(bufnr)[#lines - 1], 'old/new replace landed')
+    H.eq(disk_text, H.read_file(path), 'disk untouched')
+    H.assert_mirrored(bufnr)
+  end },
+
+  { 'patch-lands-in-open-buffer', function()
+    vim.cmd('buffer ' .. bufnr)
+    local lines = H.lines(bufnr)
+    local patch = table.concat({
+      '*** Begin Patch',
+      '*** Update File: notes.txt',
+      '@@',
+      ' ' .. lines[1],
+      '-' .. lines[2],
+      '+' .. lines[2] .. ' (patched)',
+      '*** End Patch',
+    }, '\n') .. '\n'
+    local result = H.need('hashline.patch', hashline.patch(bufnr, patch))
+    applied(result, 'patch')
+    H.eq(lines[2] .. ' (patched)', H.lines(bufnr)[2], 'patch landed in the buffer')
+    H.eq(disk_text, H.read_file(path), 'disk untouched (the file is open)')
+    H.assert_mirrored(bufnr)
+  end },
+
   { 'edit-async-callback', function()
     vim.cmd('buffer ' .. bufnr)
     local r = read()

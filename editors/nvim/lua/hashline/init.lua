@@ -1,6 +1,7 @@
 -- The hashline plugin's public module: setup{} (options, autostart) and the Lua API for in-editor
--- agent plugins — read, edit, replace, patch, undo, rewind, log, status, snapshot — each a thin
--- call of the sidecar command of the same name that returns the server's result table unchanged.
+-- agent plugins — read, edit, replace, headtail, range, draft, ed, patch, undo, rewind, log,
+-- status, snapshot — each a thin call of the sidecar command of the same name that returns the
+-- server's result table unchanged.
 -- Every call is synchronous (vim.wait, opts.timeout) unless opts.callback is given, in which case
 -- it returns true and later calls callback(result, err). Main loop only.
 local config = require('hashline.config')
@@ -39,6 +40,14 @@ local function with_defaults(bufnr, params, opts)
   if params.session == nil and session ~= nil then
     params.session = session
   end
+  -- caller identity and preview flags the server accepts on every command
+  if opts then
+    for _, key in ipairs({ 'agent', 'turn', 'dry_run' }) do
+      if params[key] == nil and opts[key] ~= nil then
+        params[key] = opts[key]
+      end
+    end
+  end
   return params
 end
 
@@ -74,6 +83,36 @@ function M.replace(bufnr, edits, opts)
   opts = opts or {}
   bufnr = bufnr_of(bufnr)
   return request.command(bufnr, 'hashline.replace', with_defaults(bufnr, { edits = edits }, opts), opts)
+end
+
+-- hashline.headtail: {{head, tail, new}, ...} — the span from a unique head to the next tail.
+function M.headtail(bufnr, edits, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.command(bufnr, 'hashline.headtail', with_defaults(bufnr, { edits = edits }, opts), opts)
+end
+
+-- hashline.range: {{start, end, content}, ...} line ranges at opts.version (rebased by the server).
+function M.range(bufnr, edits, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.command(bufnr, 'hashline.range', with_defaults(bufnr, { edits = edits, version = opts.version }, opts),
+    opts)
+end
+
+-- hashline.draft: the new text of a region with `... existing code ...` elision lines.
+function M.draft(bufnr, draft, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.command(bufnr, 'hashline.draft', with_defaults(bufnr, { draft = draft }, opts), opts)
+end
+
+-- hashline.ed: an ed script (a, i, c, d, m, t, s) addressed by anchors, or by lines at opts.version.
+function M.ed(bufnr, script, opts)
+  opts = opts or {}
+  bufnr = bufnr_of(bufnr)
+  return request.command(bufnr, 'hashline.ed', with_defaults(bufnr, { script = script, version = opts.version }, opts),
+    opts)
 end
 
 -- hashline.patch: an apply_patch text (*** Begin Patch ...) for the workspace of `bufnr`.
