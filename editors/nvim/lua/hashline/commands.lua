@@ -62,12 +62,37 @@ local function show_scratch(title, lines)
   return bufnr
 end
 
+-- A few readable lines for a hashline.status result: the sidecar, then this buffer's document.
+-- Unknown shapes fall back to the whole table.
+local function status_lines(result, uri)
+  if type(result) ~= 'table' or result.version == nil then
+    return result_lines(result)
+  end
+  local lines = {
+    string.format('hashline %s (pid %s, %s mode): %s, encoding %s, tier %s', tostring(result.version),
+      tostring(result.pid), tostring(result.mode), tostring(result.status), tostring(result.encoding),
+      tostring(result.tier)),
+  }
+  if type(result.workspaceRoots) == 'table' then
+    table.insert(lines, 'roots: ' .. table.concat(result.workspaceRoots, ', '))
+  end
+  local docs = type(result.documents) == 'table' and result.documents or {}
+  for _, doc in ipairs(docs) do
+    if doc.uri == uri then
+      table.insert(lines, string.format('%s: version %s, %s lines, %s', vim.uri_to_fname(doc.uri),
+        tostring(doc.version), tostring(doc.lineCount), doc.desynced and 'DESYNCED' or 'in sync'))
+    end
+  end
+  table.insert(lines, #docs .. ' document(s) mirrored')
+  return lines
+end
+
 function M.status()
   local result, err = hashline.status(0)
   if not result then
     return notify(describe_error('hashline.status', err), vim.log.levels.ERROR)
   end
-  local lines = result_lines(result)
+  local lines = status_lines(result, vim.uri_from_bufnr(0))
   if #lines > 8 then
     show_scratch('status', lines)
   else
