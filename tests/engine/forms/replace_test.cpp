@@ -213,6 +213,24 @@ TEST(Replace, InvalidUtf8ElsewhereIsCarriedUntouched) {
   EXPECT_EQ(replaced("\xFF\xFE\n\xC3 abc\n", {{"abc", "xyz"}}), "\xFF\xFE\n\xC3 xyz\n");
 }
 
+TEST(Replace, FuzzyLevelsOnCrlfDocuments) {
+  EXPECT_EQ(replaced("a  \r\nb\r\nc\r\n", {{"a\nb", "A\nB"}}), "A\r\nB\r\nc\r\n");
+  EXPECT_EQ(replaced("x = \xE2\x80\x9C"
+                     "1\xE2\x80\x9D\r\ny\r\n",
+                     {{"x = \"1\"\ny", "x = \"2\"\ny"}}),
+            "x = \"2\"\r\ny\r\n");
+}
+
+TEST(Replace, NeverMatchesInsideOneCharacter) {
+  // "cafe" is a prefix of the decomposition of "café" (e + U+0301) but not of its characters.
+  EXPECT_EQ(replace("caf\xC3\xA9\n", {{"cafe", "x"}}).error().code, ErrorCode::NotFound);
+  // The fullwidth "Ａ" folds to "A": matching it whole is fine.
+  EXPECT_EQ(replaced("\xEF\xBC\xA1"
+                     "B\n",
+                     {{"AB", "ok"}}),
+            "ok\n");
+}
+
 TEST(Replace, PlanEditsAreMinimalLines) {
   Result<EditPlan> plan = replace("l1\nl2\nl3\nl4\n", {{"l1\nl2\nl3\n", "l1\nL2\nl3\n"}});
   ASSERT_TRUE(plan.ok());
