@@ -241,6 +241,38 @@ H.run({
     H.assert_mirrored(bufnr)
   end },
 
+  { 'version-race-retried-with-debounce', function()
+    -- A user who keeps Neovim's usual 150 ms debounce: the keystroke's didChange is held back
+    -- while the plugin refuses the in-flight edit; the server must still converge.
+    H.setup({ debounce = 150 })
+    vim.fn.mkdir(H.work .. '/edit/slow/.git', 'p')
+    local b = H.open(H.work .. '/edit/slow/slow.txt', 'a\nb\nc\nd\n')
+    local attach = require('hashline.attach')
+    local original = attach.apply_edit_handler
+    local calls, typed = 0, false
+    attach.apply_edit_handler = function(...)
+      calls = calls + 1
+      if not typed then
+        typed = true
+        vim.api.nvim_buf_set_lines(b, 0, 0, true, { 'typed first' })
+      end
+      return original(...)
+    end
+    local ok, err = pcall(function()
+      local r = H.need('hashline.read', hashline.read(b))
+      local result = applied(H.need('hashline.edit', hashline.edit(b, { { op = 'replace', anchor = row_anchor(r, 4),
+        content = 'D' } })), 'raced edit')
+      H.eq({ 'typed first', 'a', 'b', 'c', 'D' }, H.lines(b), 'buffer after the retried edit')
+      H.check(calls >= 2, 'applyEdit retried (calls: ' .. calls .. ')')
+      H.assert_mirrored(b)
+    end)
+    attach.apply_edit_handler = original
+    H.setup()
+    if not ok then
+      error(err, 0)
+    end
+  end },
+
   { 'edit-async-callback', function()
     vim.cmd('buffer ' .. bufnr)
     local r = read()
