@@ -126,7 +126,8 @@ local function break_undo(bufnr)
   end)
 end
 
--- Checks one TextDocumentEdit before anything is applied; returns an error text or nil.
+-- Checks one TextDocumentEdit before anything is applied: returns the reason to refuse it, or
+-- nil and the buffer it targets.
 local function refuse_reason(index, doc, strict)
   local bufnr = buffer_for_uri(doc.uri)
   if not bufnr then
