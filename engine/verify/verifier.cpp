@@ -159,11 +159,12 @@ Status checkSpan(const ResolvedAnchor& start, const ResolvedAnchor& end, std::ui
                            " changed since you read them at version " + std::to_string(version),
                        context, first, exact->tier);
   }
-  if (start.record != nullptr && start.record == end.record) {
-    // No history, but both ends come from one read: every line between must be as issued.
+  if (start.record != nullptr && end.record != nullptr) {
+    // No history, but both ends were issued: every line between must be as one of the two reads
+    // that issued them showed it (same line, same digests).
     const auto anchors = context.current.anchors(start.record->tier, first, last);
     for (const auto& anchor : anchors)
-      if (!start.record->issuedAnchor(anchor))
+      if (!start.record->issuedAnchor(anchor) && !end.record->issuedAnchor(anchor))
         return anchorError(ErrorCode::StaleAnchor,
                            "line " + std::to_string(anchor.line) + " inside " +
                                linesLabel(first, last) + " changed since you read it",
