@@ -9,9 +9,9 @@
 namespace hashline {
 namespace {
 
-std::string range(std::size_t begin, std::size_t count) {
+std::string range(std::size_t begin, std::size_t count, std::size_t first_line_number) {
   // GNU convention: 1-based start; an empty range is numbered by the line before it.
-  const std::size_t start = count == 0 ? begin : begin + 1;
+  const std::size_t start = (count == 0 ? begin : begin + 1) + first_line_number - 1;
   if (count == 1) return std::to_string(start);
   return std::to_string(start) + "," + std::to_string(count);
 }
@@ -50,8 +50,8 @@ std::string unifiedDiff(std::string_view before, std::string_view after,
     const std::size_t new_begin = regions[i].new_begin - (regions[i].old_begin - old_begin);
     const std::size_t old_end = std::min(a.size(), regions[j].old_end + context);
     const std::size_t new_end = regions[j].new_end + (old_end - regions[j].old_end);
-    out += "@@ -" + range(old_begin, old_end - old_begin) + " +" +
-           range(new_begin, new_end - new_begin) + " @@\n";
+    out += "@@ -" + range(old_begin, old_end - old_begin, options.first_line_number) + " +" +
+           range(new_begin, new_end - new_begin, options.first_line_number) + " @@\n";
     std::size_t old_at = old_begin;
     for (std::size_t r = i; r <= j; ++r) {
       const auto& region = regions[r];
@@ -68,6 +68,29 @@ std::string unifiedDiff(std::string_view before, std::string_view after,
     i = j + 1;
   }
   return out;
+}
+
+} // namespace hashline
+
+namespace hashline {
+
+std::string unifiedDiffOfPlan(const Rope& base, const EditPlan& plan,
+                              const UnifiedDiffOptions& options) {
+  if (plan.edits.empty()) return "";
+  // A window of whole lines holding every edit, widened by the context on both sides.
+  std::size_t first_line = base.lineOfByte(plan.edits.front().begin);
+  std::size_t last_line = base.lineOfByte(plan.edits.back().end);
+  first_line -= std::min(first_line, options.context_lines);
+  last_line = std::min(last_line + options.context_lines, base.lineCount() - 1);
+  const std::size_t window_begin = base.lineStartByte(first_line);
+  const std::size_t window_end = base.lineEndWithBreakByte(last_line);
+  std::string before = base.slice(window_begin, window_end);
+  std::string after = before;
+  for (auto it = plan.edits.rbegin(); it != plan.edits.rend(); ++it)
+    after.replace(it->begin - window_begin, it->end - it->begin, it->text);
+  UnifiedDiffOptions window_options = options;
+  window_options.first_line_number = first_line + 1;
+  return unifiedDiff(before, after, window_options);
 }
 
 } // namespace hashline

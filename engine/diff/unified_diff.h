@@ -8,6 +8,9 @@
 // numbered by the line before it. Identical texts render as the empty string. Pure; thread-safe.
 #pragma once
 
+#include "engine/plan/edit_plan.h"
+#include "engine/text/rope.h"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -18,9 +21,16 @@ struct UnifiedDiffOptions {
   std::string old_label = "a";
   std::string new_label = "b";
   std::size_t context_lines = 3;
+  std::size_t first_line_number = 1; // number of the first line of `before`/`after` (windows)
 };
 
 std::string unifiedDiff(std::string_view before, std::string_view after,
                         const UnifiedDiffOptions& options = {});
+
+/// The diff of `base` against `base` with `plan` applied, computed only over the lines the plan
+/// touches plus context — O(touched + log n), so a one-line edit of a huge file stays cheap.
+/// Equal to unifiedDiff(base, applyPlan(base, plan)) for the same options.
+std::string unifiedDiffOfPlan(const Rope& base, const EditPlan& plan,
+                              const UnifiedDiffOptions& options = {});
 
 } // namespace hashline
