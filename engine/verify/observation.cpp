@@ -85,6 +85,20 @@ void Observation::recordRead(const ReadView& view) {
   }
 }
 
+void Observation::restoreRead(ReadRecord record) {
+  std::sort(record.issued.begin(), record.issued.end());
+  record.issued.erase(std::unique(record.issued.begin(), record.issued.end()), record.issued.end());
+  ReadRecord& into =
+      recordFor(record.version, record.tier, record.line_count, record.lsp_line_count);
+  std::vector<std::uint64_t> merged;
+  std::set_union(into.issued.begin(), into.issued.end(), record.issued.begin(), record.issued.end(),
+                 std::back_inserter(merged));
+  into.issued = std::move(merged);
+  for (const auto& span : record.shown)
+    addShown(into, span);
+  enforceBounds();
+}
+
 void Observation::enforceBounds() {
   std::size_t keys = 0;
   for (const auto& record : reads_)
@@ -93,12 +107,6 @@ void Observation::enforceBounds() {
     keys -= reads_.front().issued.size();
     reads_.pop_front();
   }
-}
-
-void Observation::restoreRead(ReadRecord record) {
-  std::sort(record.issued.begin(), record.issued.end());
-  reads_.push_back(std::move(record));
-  enforceBounds();
 }
 
 const ReadRecord* Observation::issuerOf(const Anchor& anchor) const {

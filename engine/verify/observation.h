@@ -76,8 +76,8 @@ public:
   /// (2 parts: line; 3 parts: block or chain). nullptr when never issued.
   const ReadRecord* issuerOf(const Anchor& anchor) const;
   const std::deque<ReadRecord>& reads() const { return reads_; }
-  /// Appends a record as the newest read, as it was saved (persistence: lsp/service/
-  /// observation_json.h); bounds apply.
+  /// Appends a record as it was saved, as the newest read (persistence: lsp/service/
+  /// observation_json.h). A record for the same version and tier is merged; bounds apply.
   void restoreRead(ReadRecord record);
 
 private:
@@ -103,7 +103,7 @@ public:
   void forgetSession(const std::string& session);
   /// Moves observations of `from` to `to` (a rename keeps what was read).
   void renameDocument(const std::string& from, const std::string& to);
-  /// Every (session, document) → observation, for persistence.
+  /// Every (session, document) → Observation, for persistence.
   const std::map<std::pair<std::string, std::string>, Observation>& entries() const {
     return observations_;
   }

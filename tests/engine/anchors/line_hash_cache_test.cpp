@@ -119,6 +119,19 @@ TEST(LineHashCache, RandomEditsAlwaysAgreeWithFreshHashes) {
   EXPECT_LT(cache.hashesComputed(), 200000u);
 }
 
+TEST(LineHashCache, SegmentsAreBounded) {
+  Document doc(1, numberedLines(5000));
+  LineHashCache cache(1u << 18, 4);
+  for (std::uint32_t window = 0; window < 10; ++window)
+    (void)cache.lineHashes(doc.text(), doc.version(), &doc.changeLog(), 1 + window * 400,
+                           100 + window * 400);
+  EXPECT_LE(cache.cachedLines(), 4u * 100u);
+  // The most recent window is still cached.
+  const std::size_t computed = cache.hashesComputed();
+  (void)cache.lineHashes(doc.text(), doc.version(), &doc.changeLog(), 3601, 3700);
+  EXPECT_EQ(cache.hashesComputed(), computed);
+}
+
 TEST(LineHashCache, ReaderWithCacheEqualsReaderWithout) {
   Document doc(1, numberedLines(100));
   LineHashCache cache;

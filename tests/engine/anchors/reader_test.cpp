@@ -68,6 +68,30 @@ TEST(ReadLines, BomIsNotPartOfLineOne) {
   EXPECT_EQ(readAll("\xEF\xBB\xBF", Tier::Line).rows[0].text, "");
 }
 
+TEST(ReadLines, WindowTextsEqualLineByLineTexts) {
+  std::mt19937 rng(9);
+  const char* endings[] = {"\n", "\r\n", "\r"};
+  for (int trial = 0; trial < 50; ++trial) {
+    std::string text = trial % 2 ? "\xEF\xBB\xBF" : "";
+    const int lines = 1 + static_cast<int>(rng() % 30);
+    for (int i = 0; i < lines; ++i)
+      text += std::string(rng() % 3 ? "text " : "") + std::to_string(i) + endings[rng() % 3];
+    if (rng() % 2) text += "tail";
+    const Rope rope(text);
+    const std::uint32_t count = readLineCount(rope);
+    const auto oracle_lines = oracle::readLines(text);
+    ASSERT_EQ(count, oracle_lines.size());
+    const std::uint32_t first = 1 + rng() % count;
+    const std::uint32_t last = first + rng() % (count - first + 1);
+    const auto texts = readLineTexts(rope, first, last);
+    ASSERT_EQ(texts.size(), last - first + 1);
+    for (std::uint32_t line = first; line <= last; ++line) {
+      EXPECT_EQ(texts[line - first], readLineText(rope, line));
+      EXPECT_EQ(texts[line - first], oracle_lines[line - 1]);
+    }
+  }
+}
+
 TEST(Reader, MatchesTheOracleInEveryTier) {
   std::string text;
   for (int i = 0; i < 77; ++i)

@@ -94,6 +94,27 @@ TEST(ObservationStore, PerSessionAndDocument) {
   EXPECT_EQ(store.find("s1", "file:///b"), nullptr);
 }
 
+TEST(Observation, RestoredRecordsBehaveLikeRecordedOnes) {
+  Observation original;
+  const auto shown = view(lines(30), 7, Tier::Chain, 5, 15);
+  original.recordRead(shown);
+  Observation restored;
+  for (const auto& record : original.reads())
+    restored.restoreRead(record);
+  ASSERT_EQ(restored.reads().size(), 1u);
+  EXPECT_EQ(restored.latest()->shown, original.latest()->shown);
+  EXPECT_EQ(restored.latest()->issued, original.latest()->issued);
+  EXPECT_EQ(restored.issuerOf(shown.anchors[3])->version, 7);
+  EXPECT_EQ(restored.tier(), Tier::Chain);
+  // Restoring the same version again merges.
+  restored.restoreRead(original.reads().front());
+  EXPECT_EQ(restored.reads().size(), 1u);
+  ObservationStore store;
+  store.observe("s", "d") = restored;
+  EXPECT_EQ(store.entries().size(), 1u);
+  EXPECT_EQ(store.entries().begin()->first, (std::pair<std::string, std::string>{"s", "d"}));
+}
+
 TEST(IssuedAnchorKey, DistinguishesEveryField) {
   const Anchor a{10, 0x1234, 0x0567};
   EXPECT_NE(issuedAnchorKey(a, Tier::Block), issuedAnchorKey(a, Tier::Chain));
