@@ -8,6 +8,10 @@
 //      anchors issued at the same id are exact, any other id means "no history" and anchors are
 //      compared by digest at their stated line (`ofPlainText`).
 // A file that does not exist yet is `missing()`: only a single `write` may create it.
+// Version ids are compared for equality with the versions recorded in the session's Observation,
+// so one Observation must see one id space: keep buffer versions and disk fingerprint ids apart
+// (separate document keys, or ids that cannot collide). Document snapshots are not needed: exact
+// tracking uses the ChangeLog, and digests are always compared against the current text.
 // The Rope is held by value (a Rope copy is O(1)); the log is borrowed and must outlive the call.
 #pragma once
 
