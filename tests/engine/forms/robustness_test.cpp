@@ -8,6 +8,7 @@
 #include "engine/forms/patch_plan.h"
 #include "engine/forms/replace.h"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <iostream>
 #include <random>
@@ -115,9 +116,12 @@ template <class T> void expectKnownError(const Result<T>& result) {
 }
 
 TEST(FormsRobustness, RandomInputsNeverCrash) {
+  // HASHLINE_FORMS_FUZZ_ROUNDS raises the round count for a longer local run (e.g. under ASan).
+  const char* rounds_env = std::getenv("HASHLINE_FORMS_FUZZ_ROUNDS");
+  const int rounds = rounds_env != nullptr ? std::atoi(rounds_env) : 3000;
   std::mt19937 rng(20261202);
   int accepted_replace = 0, accepted_range = 0, accepted_ed = 0, accepted_draft = 0;
-  for (int round = 0; round < 3000; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     const std::string text = randomText(rng, 12);
     const Rope base(text);
     const std::string a = randomText(rng, 5), b = randomText(rng, 5), c = randomText(rng, 5);
