@@ -73,15 +73,20 @@ export function renderRefusal(e: Refusal): string {
 
 export function renderOutcome(name: string, r: EditOutcome): string {
   if (isRefused(r)) return renderRefusal(r.error);
-  const { status, version, ...rest } = r;
+  const { status, version, uri: _uri, path: _path, diff, rebased, ...rest } = r;
   const out = [`${status === 'applied' ? 'Applied' : `Status ${status}`} to ${name}` +
     (version !== undefined ? ` (now version ${version}).` : '.')];
   if (status === 'applied') {
     out.push('The change is in the editor buffer (unsaved). Anchors of the changed lines are now stale; read again before editing them.');
   }
+  if (Array.isArray(rebased) && rebased.length) {
+    const moves = (rebased as { from?: number; to?: number }[]).map((m) => `${m.from}\u2192${m.to}`);
+    out.push(`Lines moved since your read (your line → current line): ${moves.join(', ')}`);
+  }
   const rows = rowsIn(rest);
   if (rows.length) out.push('Fresh anchors:', ...rows);
-  const extra = Object.keys(rest).filter((k) => !isRowList(rest[k]));
+  if (typeof diff === 'string' && diff.trim()) out.push('Diff:', diff.trimEnd());
+  const extra = Object.keys(rest).filter((k) => !isRowList(rest[k]) && !(Array.isArray(rest[k]) && (rest[k] as unknown[]).length === 0));
   if (extra.length) out.push(`Details: ${JSON.stringify(Object.fromEntries(extra.map((k) => [k, rest[k]])))}`);
   return out.join('\n');
 }

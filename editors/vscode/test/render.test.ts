@@ -50,10 +50,19 @@ test('every error code of the vocabulary has a next step', () => {
   }
 });
 
-test('an applied outcome reports the new version and passes other fields on', () => {
-  const text = renderOutcome('a.txt', { status: 'applied', version: 5, rebased: [{ from: 10, to: 13 }] });
-  assert.match(text, /^Applied to a\.txt \(now version 5\)\./);
-  assert.match(text, /Details: \{"rebased":\[\{"from":10,"to":13\}\]\}/);
+test('an applied outcome reports the new version, moves, fresh anchors, diff and other fields', () => {
+  const text = renderOutcome('a.txt', {
+    status: 'applied', uri: 'file:///w/a.txt', version: 5, versionBefore: 4, backend: 'buffer',
+    rebased: [{ from: 10, to: 13 }], anchors: [{ line: 13, anchor: '13:abc:def', text: 'new' }],
+    diff: '@@ -13 +13 @@\n-old\n+new\n', warnings: [],
+  });
+  const lines = text.split('\n');
+  assert.equal(lines[0], 'Applied to a.txt (now version 5).');
+  assert.ok(lines.includes('Lines moved since your read (your line \u2192 current line): 10\u219213'));
+  assert.deepEqual(lines.slice(lines.indexOf('Fresh anchors:') + 1, lines.indexOf('Fresh anchors:') + 2), ['13:abc:def\u2192new']);
+  assert.deepEqual(lines.slice(lines.indexOf('Diff:') + 1, lines.indexOf('Diff:') + 4), ['@@ -13 +13 @@', '-old', '+new']);
+  assert.equal(lines[lines.length - 1], 'Details: {"versionBefore":4,"backend":"buffer"}');
+  assert.ok(!text.includes('file:///w/a.txt'));
 });
 
 test('a refused outcome renders as a refusal', () => {
