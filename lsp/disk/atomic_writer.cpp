@@ -177,12 +177,16 @@ Result<Fingerprint> publishedFingerprint(const TempFile& temp, std::string_view 
 }
 
 // Writes, fixes mode/owner, syncs: the part of every operation before the lock.
-Status fillTemp(TempFile& temp, std::string_view bytes, const struct stat* mode_source,
-                const WriteOptions& options) {
+// `original` (path and stat) is the file whose owner, mode and extended attributes the new
+// content keeps; null for a new file.
+Status fillTemp(TempFile& temp, std::string_view bytes, const Target* original,
+                const struct stat* original_stat, const WriteOptions& options) {
   if (auto status = reportPhase(options, WritePhase::TempCreated); !status) return status;
   if (auto status = temp.write(bytes); !status) return status;
-  if (mode_source)
-    if (auto status = temp.copyOwnerAndMode(*mode_source); !status) return status;
+  if (original && original_stat) {
+    if (auto status = temp.copyOwnerAndMode(*original_stat); !status) return status;
+    temp.copyExtendedAttributes(original->real_path);
+  }
   if (auto status = reportPhase(options, WritePhase::TempWritten); !status) return status;
   if (auto status = temp.sync(); !status) return status;
   return reportPhase(options, WritePhase::TempSynced);
@@ -202,7 +206,7 @@ Result<WriteResult> atomicReplace(const std::string& path, std::string_view byte
 
   auto temp = TempFile::create(dir->get(), target->dir, target->name, 0600, options.use_tmpfile);
   if (!temp) return std::move(temp).error();
-  if (auto status = fillTemp(*temp, bytes, &*file_stat, options); !status)
+  if (auto status = fillTemp(*temp, bytes, &*target, &*file_stat, options); !status)
     return std::move(status).error();
 
   auto locks = lockAll({target->real_path}, options);
@@ -244,7 +248,7 @@ Result<WriteResult> atomicCreate(const std::string& path, std::string_view bytes
 
   auto temp = TempFile::create(dir->get(), target->dir, target->name, 0666, options.use_tmpfile);
   if (!temp) return std::move(temp).error();
-  if (auto status = fillTemp(*temp, bytes, nullptr, options); !status)
+  if (auto status = fillTemp(*temp, bytes, nullptr, nullptr, options); !status)
     return std::move(status).error();
 
   auto locks = lockAll({target->real_path}, options);
@@ -312,7 +316,7 @@ Result<WriteResult> atomicMove(const std::string& from, const std::string& to,
   auto temp = TempFile::create(destination_dir->get(), destination->dir, destination->name, 0600,
                                options.use_tmpfile);
   if (!temp) return std::move(temp).error();
-  if (auto status = fillTemp(*temp, bytes, &*source_stat, options); !status)
+  if (auto status = fillTemp(*temp, bytes, &*source, &*source_stat, options); !status)
     return std::move(status).error();
 
   auto locks = lockAll({source->real_path, destination->real_path}, options);

@@ -10,6 +10,10 @@
 // Every failure path removes what it made. The bytes are written exactly as given: line endings,
 // BOM and final newline are the engine's business, never changed here.
 //
+// A replace gives the path a new inode (that is what makes it atomic): the mode, owner (when
+// permitted) and extended attributes (ACLs, SELinux label) are carried over, but other hard
+// links to the old inode keep the old content, as with most editors' save.
+//
 // Paths may be relative (to the current directory) and may be symlinks: the write goes to the
 // link's target and the link stays a link. Confinement to the workspace is the caller's job
 // (WorkspaceRoots) and happens before these calls.

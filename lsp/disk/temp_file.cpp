@@ -14,6 +14,7 @@
 #include <set>
 #include <sys/file.h>
 #include <sys/random.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 namespace hashline::disk {
@@ -168,6 +169,28 @@ Status TempFile::copyOwnerAndMode(const struct stat& original) {
   if (::fchmod(fd_, original.st_mode & 07777) != 0)
     return systemError(errno, "chmod a temp file in", dir_);
   return Status::success();
+}
+
+void TempFile::copyExtendedAttributes(const std::string& original_path) {
+  ssize_t list_size = ::listxattr(original_path.c_str(), nullptr, 0);
+  if (list_size <= 0) return;
+  std::string names(static_cast<std::size_t>(list_size), '\0');
+  list_size = ::listxattr(original_path.c_str(), names.data(), names.size());
+  if (list_size <= 0) return;
+  names.resize(static_cast<std::size_t>(list_size));
+  std::string value;
+  for (std::size_t begin = 0; begin < names.size();) {
+    std::size_t end = names.find('\0', begin);
+    if (end == std::string::npos) end = names.size();
+    std::string name = names.substr(begin, end - begin);
+    begin = end + 1;
+    ssize_t value_size = ::getxattr(original_path.c_str(), name.c_str(), nullptr, 0);
+    if (value_size < 0) continue;
+    value.resize(static_cast<std::size_t>(value_size));
+    value_size = ::getxattr(original_path.c_str(), name.c_str(), value.data(), value.size());
+    if (value_size < 0) continue;
+    (void)::fsetxattr(fd_, name.c_str(), value.data(), static_cast<std::size_t>(value_size), 0);
+  }
 }
 
 Status TempFile::sync() {

@@ -55,6 +55,9 @@ public:
   Status write(std::string_view bytes);
   /// Gives the temp the permission bits of `original` and, where allowed, its owner and group.
   Status copyOwnerAndMode(const struct stat& original);
+  /// Copies `original_path`'s extended attributes (POSIX ACLs, SELinux label, user.*), best
+  /// effort: attributes the filesystem or our privileges refuse are skipped.
+  void copyExtendedAttributes(const std::string& original_path);
   /// fsync: the content is durable before anyone can see it under the target name.
   Status sync();
   /// Gives an unnamed temp its temp name (no-op for a named temp).

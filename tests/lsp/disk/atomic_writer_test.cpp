@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 namespace hashline::disk {
@@ -96,6 +97,18 @@ TEST_P(AtomicWriterTest, ReplaceKeepsTheOwnerWhenRoot) {
   EXPECT_EQ(file_stat.st_uid, 65534u);
   EXPECT_EQ(file_stat.st_gid, 65534u);
   EXPECT_EQ(file_stat.st_mode & 07777, 0664u);
+}
+
+TEST_P(AtomicWriterTest, ReplaceKeepsExtendedAttributes) {
+  std::string path = dir / "tagged.txt";
+  writeRaw(path, "old\n");
+  if (::setxattr(path.c_str(), "user.hashline.test", "kept", 4, 0) != 0)
+    GTEST_SKIP() << "this filesystem has no user extended attributes";
+  auto written = atomicReplace(path, "new\n", options());
+  ASSERT_TRUE(written.ok()) << written.error().message;
+  char value[16] = {};
+  ASSERT_EQ(::getxattr(path.c_str(), "user.hashline.test", value, sizeof value), 4);
+  EXPECT_STREQ(value, "kept");
 }
 
 TEST_P(AtomicWriterTest, SymlinkIsEditedThroughAndStaysALink) {
