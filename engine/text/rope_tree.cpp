@@ -1,6 +1,7 @@
 // Structural operations on the Rope's persistent B-tree (see rope_node.h).
 #include "engine/text/rope_node.h"
 
+#include <atomic>
 #include <cassert>
 
 namespace hashline::rope_detail {
@@ -202,6 +203,9 @@ void replaceLeaf(NodePtr& slot, std::size_t at, NodePtr replacement) {
   // node was created non-const, so casting the constness away is well-defined). Shared: copy.
   Internal* node;
   if (slot.use_count() == 1) {
+    // Pairs with the release in the last other owner's decrement: its reads of the node happen
+    // before our writes.
+    std::atomic_thread_fence(std::memory_order_acquire);
     node = const_cast<Internal*>(&slot->internal());
   } else {
     auto copy = std::make_shared<Internal>(slot->internal());

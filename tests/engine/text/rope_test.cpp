@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace hashline {
@@ -461,6 +462,38 @@ TEST(RopeRandomized, DeepTreeEditsMatchTheStringModel) {
   }
   EXPECT_EQ(original.toString(), original_text);
   EXPECT_TRUE(original.checkInvariants());
+}
+
+TEST(RopeRandomized, CopiesEditedOnSeveralThreads) {
+  // Each thread edits its own copy of one shared rope (and drops copies as it goes), so node
+  // reference counts change concurrently while nodes are updated in place or copied.
+  std::mt19937 seed_rng(5);
+  const std::string base = randomText(seed_rng, 20000);
+  const Rope shared(base);
+  std::vector<std::string> failures(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937 rng(100 + t);
+      Rope rope = shared;
+      std::string text = base;
+      std::vector<Rope> kept;
+      for (int i = 0; i < 3000; ++i) {
+        Edit edit = randomEdit(rng, text.size(), 20000, 80000);
+        rope.replace(edit.begin, edit.end, edit.text);
+        text.replace(edit.begin, edit.end - edit.begin, edit.text);
+        if (i % 100 == 0) kept.push_back(rope);
+        if (kept.size() > 3) kept.erase(kept.begin());
+      }
+      if (rope.toString() != text || !rope.checkInvariants()) failures[t] = "thread diverged";
+    });
+  }
+  for (auto& thread : threads)
+    thread.join();
+  for (const std::string& failure : failures)
+    EXPECT_EQ(failure, "");
+  EXPECT_EQ(shared.toString(), base);
+  EXPECT_TRUE(shared.checkInvariants());
 }
 
 TEST(RopeRandomized, GrowFromEmptyAndShrinkToEmpty) {
