@@ -3,6 +3,7 @@
 #include "engine/forms/ed_script.h"
 
 #include "engine/forms/plan_builder.h"
+#include "engine/forms/read_prefix.h"
 #include "engine/forms/text_fold.h"
 
 #include <algorithm>
@@ -280,6 +281,8 @@ public:
 
 private:
   Status plan(const EdCommand& command) {
+    for (const std::string& line : command.text)
+      if (Status pasted = refuseReadPrefixes(line, "text"); !pasted) return pasted;
     Result<EdLines> lines = resolve_(command.range, table_);
     if (!lines) return std::move(lines).error();
     if (lines->stated_first) rebased_.push_back(Rebase{*lines->stated_first, lines->first});

@@ -3,6 +3,7 @@
 
 #include "engine/forms/near_miss.h"
 #include "engine/forms/plan_builder.h"
+#include "engine/forms/read_prefix.h"
 #include "engine/forms/text_search.h"
 
 #include <algorithm>
@@ -35,10 +36,15 @@ Result<EditPlan> planHeadTail(const LineTable& table, std::int64_t version,
                                     std::string(edit.head.empty() ? "head" : "tail") +
                                         " is empty; quote the first and last lines of the span"),
                         index, count);
-    std::optional<TextSearch> head = searcher.find(edit.head);
+    if (Status pasted = refuseReadPrefixes(edit.new_text, "new text"); !pasted)
+      return batchError(std::move(pasted).error(), index, count);
+    // Quoted ends pasted from a read keep their prefixes out of the search.
+    const std::string head_text = stripReadPrefixes(edit.head).value_or(edit.head);
+    const std::string tail_text = stripReadPrefixes(edit.tail).value_or(edit.tail);
+    std::optional<TextSearch> head = searcher.find(head_text);
     if (!head) {
       Error error = Error::make(ErrorCode::NotFound, "could not find the head text in the file");
-      attachNearMiss(error, table, edit.head);
+      attachNearMiss(error, table, head_text);
       return batchError(std::move(error), index, count);
     }
     if (head->loose_matches.size() > 1) {
@@ -51,12 +57,12 @@ Result<EditPlan> planHeadTail(const LineTable& table, std::int64_t version,
       return batchError(std::move(error), index, count);
     }
     const TextMatch head_match = head->matches.front();
-    std::optional<TextSearch> tail = searcher.find(edit.tail, head_match.end);
+    std::optional<TextSearch> tail = searcher.find(tail_text, head_match.end);
     if (!tail) {
       Error error = Error::make(ErrorCode::NotFound,
                                 "could not find the tail text after the head (line " +
                                     std::to_string(table.lineOfByte(head_match.begin) + 1) + ")");
-      attachNearMiss(error, table, edit.tail);
+      attachNearMiss(error, table, tail_text);
       return batchError(std::move(error), index, count);
     }
     const std::vector<TextMatch>& tails =

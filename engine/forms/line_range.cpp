@@ -2,6 +2,7 @@
 #include "engine/forms/line_range.h"
 
 #include "engine/forms/plan_builder.h"
+#include "engine/forms/read_prefix.h"
 
 namespace hashline::forms {
 namespace {
@@ -147,6 +148,11 @@ Result<EditPlan> planLineRange(const LineTable& table, const LineHistory& histor
                                 "invalid line range " + std::to_string(edit.start_line) + "-" +
                                     std::to_string(edit.end_line) +
                                     " (lines are 1-based; end = start - 1 inserts)");
+      if (count > 1) error.inEdit(index, count);
+      return error;
+    }
+    if (Status pasted = refuseReadPrefixes(edit.content, "content"); !pasted) {
+      Error error = std::move(pasted).error();
       if (count > 1) error.inEdit(index, count);
       return error;
     }

@@ -4,6 +4,7 @@
 #include "engine/forms/line_table.h"
 #include "engine/forms/near_miss.h"
 #include "engine/forms/plan_builder.h"
+#include "engine/forms/read_prefix.h"
 #include "engine/forms/text_fold.h"
 #include "engine/forms/text_search.h"
 
@@ -378,6 +379,19 @@ Result<PatchPlan> planPatch(const Patch& patch, const PatchFileReader& read) {
         error.data.path = *path;
         return error;
       }
+    }
+  }
+
+  for (const PatchHunk& hunk : patch.hunks) {
+    std::string added = hunk.add_content;
+    for (const PatchChunk& chunk : hunk.chunks)
+      for (const PatchLine& line : chunk.lines)
+        if (line.kind == PatchLine::Add) added += line.text + "\n";
+    if (Status pasted = refuseReadPrefixes(added, "added"); !pasted) {
+      Error error = std::move(pasted).error();
+      error.message = hunk.path + ": " + error.message;
+      error.data.path = hunk.path;
+      return error;
     }
   }
 

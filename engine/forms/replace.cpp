@@ -3,6 +3,7 @@
 
 #include "engine/forms/near_miss.h"
 #include "engine/forms/plan_builder.h"
+#include "engine/forms/read_prefix.h"
 #include "engine/forms/text_search.h"
 
 namespace hashline::forms {
@@ -36,7 +37,21 @@ Result<EditPlan> planReplace(const LineTable& table, std::int64_t version,
                                     "old text is empty; give the exact text to replace (use a "
                                     "write to create or overwrite a file)"),
                         index, count);
-    std::optional<TextSearch> search = searcher.find(edit.old_text);
+    if (Status pasted = refuseReadPrefixes(edit.new_text, "new text"); !pasted)
+      return batchError(std::move(pasted).error(), index, count);
+    std::string old_text = edit.old_text;
+    std::optional<TextSearch> search = searcher.find(old_text);
+    if (!search) {
+      if (std::optional<std::string> stripped = stripReadPrefixes(old_text)) {
+        search = searcher.find(*stripped);
+        if (search) {
+          old_text = std::move(*stripped);
+          warnings.push_back(
+              "edit " + std::to_string(index + 1) +
+              ": read prefixes (LINE:LLL:BBB\xE2\x86\x92) removed from the old text");
+        }
+      }
+    }
     if (!search) {
       Error error = Error::make(ErrorCode::NotFound,
                                 "could not find the old text in the file; it must match the file "
@@ -70,7 +85,7 @@ Result<EditPlan> planReplace(const LineTable& table, std::int64_t version,
       r.begin = match.begin;
       r.end = match.end;
       r.new_text = edit.new_text;
-      r.old_text = edit.old_text;
+      r.old_text = old_text;
       r.line_ending = std::string(table.lineEndingAt(table.lineOfByte(match.begin)));
       r.edit_index = index;
       replacements.push_back(std::move(r));

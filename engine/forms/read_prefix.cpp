@@ -1,0 +1,61 @@
+// Pasted read-row prefixes: refuse in written text, strip from searched text; see read_prefix.h.
+#include "engine/forms/read_prefix.h"
+
+#include "engine/anchors/anchor.h"
+
+namespace hashline::forms {
+namespace {
+
+// Calls visit(content, terminator) for every line of `text`.
+template <class Visit> void forEachLine(std::string_view text, Visit&& visit) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t end = text.find_first_of("\r\n", i);
+    if (end == std::string_view::npos) end = text.size();
+    std::size_t brk = end;
+    if (brk < text.size())
+      brk += (text[brk] == '\r' && brk + 1 < text.size() && text[brk + 1] == '\n') ? 2 : 1;
+    visit(text.substr(i, end - i), text.substr(end, brk - end));
+    i = brk;
+  }
+}
+
+} // namespace
+
+Status refuseReadPrefixes(std::string_view text, std::string_view what) {
+  std::size_t number = 0, bad = 0;
+  forEachLine(text, [&](std::string_view line, std::string_view) {
+    ++number;
+    if (bad == 0 && startsWithRowPrefix(line)) bad = number;
+  });
+  if (bad == 0) return Status::success();
+  return Error::make(ErrorCode::MalformedAnchor,
+                     std::string(what) + " line " + std::to_string(bad) +
+                         " starts with a read prefix (LINE:LLL:BBB\xE2\x86\x92); give the text "
+                         "only")
+      .withHint("remove the pasted LINE:LLL:BBB\xE2\x86\x92 prefixes, then retry");
+}
+
+std::optional<std::string> stripReadPrefixes(std::string_view text) {
+  std::string out;
+  bool all = true, any = false;
+  forEachLine(text, [&](std::string_view line, std::string_view terminator) {
+    if (!all) return;
+    if (line.empty()) {
+      out += terminator;
+      return;
+    }
+    if (!startsWithRowPrefix(line)) {
+      all = false;
+      return;
+    }
+    const std::size_t arrow = line.find(kRowSeparator);
+    out += line.substr(arrow + kRowSeparator.size());
+    out += terminator;
+    any = true;
+  });
+  if (!all || !any) return std::nullopt;
+  return out;
+}
+
+} // namespace hashline::forms
