@@ -5,9 +5,9 @@
 #include "engine/forms/loose_keys.h"
 #include "engine/forms/near_miss.h"
 #include "engine/forms/plan_builder.h"
-#include "engine/forms/read_prefix.h"
 #include "engine/forms/text_fold.h"
 #include "engine/forms/text_search.h"
+#include "engine/forms/written_text.h"
 
 #include <optional>
 #include <string>
@@ -212,7 +212,7 @@ Result<EditPlan> planDraft(const Rope& base, std::int64_t version, std::string_v
 
 Result<EditPlan> planDraft(const LineTable& table, std::int64_t version, std::string_view draft) {
   if (trimUnicode(draft).empty()) return Error::make(ErrorCode::NoChange, "the draft is empty");
-  if (Status pasted = refuseReadPrefixes(draft, "draft"); !pasted) return std::move(pasted).error();
+  if (Status pasted = checkWrittenText(draft, "draft"); !pasted) return std::move(pasted).error();
   DraftResolver resolver(table, draft);
   Result<std::vector<Replacement>> replacements = resolver.run();
   if (!replacements) return std::move(replacements).error();

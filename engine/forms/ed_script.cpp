@@ -3,8 +3,8 @@
 #include "engine/forms/ed_script.h"
 
 #include "engine/forms/plan_builder.h"
-#include "engine/forms/read_prefix.h"
 #include "engine/forms/text_fold.h"
+#include "engine/forms/written_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -282,7 +282,7 @@ public:
 private:
   Status plan(const EdCommand& command) {
     for (const std::string& line : command.text)
-      if (Status pasted = refuseReadPrefixes(line, "text"); !pasted) return pasted;
+      if (Status pasted = checkWrittenText(line, "text"); !pasted) return pasted;
     Result<EdLines> lines = resolve_(command.range, table_);
     if (!lines) return std::move(lines).error();
     if (lines->stated_first) rebased_.push_back(Rebase{*lines->stated_first, lines->first});

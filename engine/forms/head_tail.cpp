@@ -3,8 +3,8 @@
 
 #include "engine/forms/near_miss.h"
 #include "engine/forms/plan_builder.h"
-#include "engine/forms/read_prefix.h"
 #include "engine/forms/text_search.h"
+#include "engine/forms/written_text.h"
 
 #include <algorithm>
 
@@ -36,7 +36,7 @@ Result<EditPlan> planHeadTail(const LineTable& table, std::int64_t version,
                                     std::string(edit.head.empty() ? "head" : "tail") +
                                         " is empty; quote the first and last lines of the span"),
                         index, count);
-    if (Status pasted = refuseReadPrefixes(edit.new_text, "new text"); !pasted)
+    if (Status pasted = checkWrittenText(edit.new_text, "new text"); !pasted)
       return batchError(std::move(pasted).error(), index, count);
     // Quoted ends pasted from a read keep their prefixes out of the search.
     const std::string head_text = stripReadPrefixes(edit.head).value_or(edit.head);

@@ -2,7 +2,7 @@
 #include "engine/forms/line_range.h"
 
 #include "engine/forms/plan_builder.h"
-#include "engine/forms/read_prefix.h"
+#include "engine/forms/written_text.h"
 
 namespace hashline::forms {
 namespace {
@@ -151,7 +151,7 @@ Result<EditPlan> planLineRange(const LineTable& table, const LineHistory& histor
       if (count > 1) error.inEdit(index, count);
       return error;
     }
-    if (Status pasted = refuseReadPrefixes(edit.content, "content"); !pasted) {
+    if (Status pasted = checkWrittenText(edit.content, "content"); !pasted) {
       Error error = std::move(pasted).error();
       if (count > 1) error.inEdit(index, count);
       return error;

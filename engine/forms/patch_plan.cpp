@@ -4,9 +4,9 @@
 #include "engine/forms/line_table.h"
 #include "engine/forms/near_miss.h"
 #include "engine/forms/plan_builder.h"
-#include "engine/forms/read_prefix.h"
 #include "engine/forms/text_fold.h"
 #include "engine/forms/text_search.h"
+#include "engine/forms/written_text.h"
 
 #include <algorithm>
 #include <array>
@@ -387,7 +387,7 @@ Result<PatchPlan> planPatch(const Patch& patch, const PatchFileReader& read) {
     for (const PatchChunk& chunk : hunk.chunks)
       for (const PatchLine& line : chunk.lines)
         if (line.kind == PatchLine::Add) added += line.text + "\n";
-    if (Status pasted = refuseReadPrefixes(added, "added"); !pasted) {
+    if (Status pasted = checkWrittenText(added, "added"); !pasted) {
       Error error = std::move(pasted).error();
       error.message = hunk.path + ": " + error.message;
       error.data.path = hunk.path;

@@ -3,8 +3,8 @@
 
 #include "engine/forms/near_miss.h"
 #include "engine/forms/plan_builder.h"
-#include "engine/forms/read_prefix.h"
 #include "engine/forms/text_search.h"
+#include "engine/forms/written_text.h"
 
 namespace hashline::forms {
 namespace {
@@ -37,7 +37,7 @@ Result<EditPlan> planReplace(const LineTable& table, std::int64_t version,
                                     "old text is empty; give the exact text to replace (use a "
                                     "write to create or overwrite a file)"),
                         index, count);
-    if (Status pasted = refuseReadPrefixes(edit.new_text, "new text"); !pasted)
+    if (Status pasted = checkWrittenText(edit.new_text, "new text"); !pasted)
       return batchError(std::move(pasted).error(), index, count);
     std::string old_text = edit.old_text;
     std::optional<TextSearch> search = searcher.find(old_text);

@@ -1,7 +1,8 @@
-// Pasted read-row prefixes: refuse in written text, strip from searched text; see read_prefix.h.
-#include "engine/forms/read_prefix.h"
+// Written-text checks and read-prefix stripping; see written_text.h.
+#include "engine/forms/written_text.h"
 
 #include "engine/anchors/anchor.h"
+#include "engine/verify/text_checks.h"
 
 namespace hashline::forms {
 namespace {
@@ -22,7 +23,11 @@ template <class Visit> void forEachLine(std::string_view text, Visit&& visit) {
 
 } // namespace
 
-Status refuseReadPrefixes(std::string_view text, std::string_view what) {
+Status checkWrittenText(std::string_view text, std::string_view what) {
+  if (const std::optional<std::size_t> byte = firstNonTextByte(text))
+    return Error::make(ErrorCode::NotText, std::string(what) +
+                                               " has a NUL byte or invalid UTF-8 at byte " +
+                                               std::to_string(*byte));
   std::size_t number = 0, bad = 0;
   forEachLine(text, [&](std::string_view line, std::string_view) {
     ++number;

@@ -1,12 +1,13 @@
-// Pasted read-row prefixes (`12:c3d:rst→text`) across the text forms (hashline-peers §9.19):
-// written text carrying them is refused, searched text has them removed.
+// Written-text checks across the text forms: pasted read-row prefixes (`12:c3d:rst→text`,
+// hashline-peers §9.19) are refused in written text and removed from searched text; NUL bytes and
+// invalid UTF-8 in written text are NOT_TEXT.
 #include "engine/forms/draft.h"
 #include "engine/forms/ed_script.h"
 #include "engine/forms/head_tail.h"
 #include "engine/forms/line_range.h"
 #include "engine/forms/patch_plan.h"
-#include "engine/forms/read_prefix.h"
 #include "engine/forms/replace.h"
+#include "engine/forms/written_text.h"
 #include "tests/engine/forms/forms_test_util.h"
 
 #include <gtest/gtest.h>
@@ -60,6 +61,17 @@ TEST(ReadPrefix, WrittenTextWithPrefixesIsRefusedEverywhere) {
   ASSERT_FALSE(patch.ok());
   EXPECT_EQ(patch.error().code, ErrorCode::MalformedAnchor);
   EXPECT_EQ(patch.error().data.path, std::optional<std::string>("f"));
+}
+
+TEST(WrittenText, BinaryReplacementIsNotText) {
+  const Rope base("alpha\n");
+  Result<EditPlan> nul = planReplace(base, 1, {{"alpha", std::string("a\0b", 3)}});
+  ASSERT_FALSE(nul.ok());
+  EXPECT_EQ(nul.error().code, ErrorCode::NotText);
+  EXPECT_EQ(planReplace(base, 1, {{"alpha", "caf\xC3"}}).error().code, ErrorCode::NotText);
+  EXPECT_EQ(planLineRange(base, LineHistory{nullptr, 1}, {{1, 1, "\xFF", 1}}).error().code,
+            ErrorCode::NotText);
+  EXPECT_TRUE(checkWrittenText("caf\xC3\xA9 \xE2\x9C\x85", "new text").ok());
 }
 
 TEST(ReadPrefix, HeadAndTailFromAReadStillMatch) {
