@@ -78,6 +78,8 @@ void applyToTree(const PatchPlan& plan, Tree& tree) {
 
 std::vector<std::string> scenarioNames() {
   std::vector<std::string> names;
+  std::error_code missing;
+  if (!fs::is_directory(scenarioRoot(), missing)) return names; // reported by the count test
   for (const auto& entry : fs::directory_iterator(scenarioRoot()))
     if (entry.is_directory()) names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
@@ -121,6 +123,7 @@ std::string scenarioTestName(const ::testing::TestParamInfo<std::string>& info) 
   return name;
 }
 
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CodexScenario);
 INSTANTIATE_TEST_SUITE_P(CodexConformance, CodexScenario, ::testing::ValuesIn(scenarioNames()),
                          scenarioTestName);
 
