@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cassert>
 #include <optional>
+#include <utility>
 
 namespace hashline {
 
@@ -168,6 +169,13 @@ Rope::Rope() : root_(rope_detail::emptyLeaf()) {}
 
 Rope::Rope(std::string_view text) : root_(rope_detail::buildFromText(text)) {
   if (!root_) root_ = rope_detail::emptyLeaf();
+}
+
+Rope::Rope(Rope&& other) noexcept : root_(std::exchange(other.root_, rope_detail::emptyLeaf())) {}
+
+Rope& Rope::operator=(Rope&& other) noexcept {
+  if (this != &other) root_ = std::exchange(other.root_, rope_detail::emptyLeaf());
+  return *this;
 }
 
 Rope::Rope(std::shared_ptr<const rope_detail::Node> root) : root_(std::move(root)) {

@@ -41,6 +41,11 @@ class Rope {
 public:
   Rope();
   explicit Rope(std::string_view text);
+  Rope(const Rope&) = default;
+  Rope& operator=(const Rope&) = default;
+  /// A moved-from Rope is empty (still usable), never a null tree.
+  Rope(Rope&& other) noexcept;
+  Rope& operator=(Rope&& other) noexcept;
 
   // --- size -------------------------------------------------------------------------------
   std::size_t byteSize() const;

@@ -224,6 +224,19 @@ TEST(Rope, CopiesAreSnapshots) {
   EXPECT_EQ(rope.toString(), "one\n2\nthree\n");
 }
 
+TEST(Rope, MovedFromRopeIsEmptyAndUsable) {
+  Rope source("moved\ntext");
+  Rope target = std::move(source);
+  EXPECT_EQ(target.toString(), "moved\ntext");
+  EXPECT_EQ(source.byteSize(), 0u); // NOLINT(bugprone-use-after-move): documented behaviour
+  EXPECT_EQ(source.lineCount(), 1u);
+  source.replace(0, 0, "again");
+  EXPECT_EQ(source.toString(), "again");
+  target = std::move(source);
+  EXPECT_EQ(target.toString(), "again");
+  EXPECT_TRUE(source.empty());
+}
+
 TEST(Rope, ForEachChunkCoversTheRangeInOrder) {
   std::string text;
   for (int i = 0; i < 500; ++i)
