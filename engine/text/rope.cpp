@@ -163,6 +163,62 @@ void visitChunks(const Node& node, std::size_t begin, std::size_t end,
   }
 }
 
+/// The whole chunks an edit rewrites: old bytes [begin, end) and their new content. Everything
+/// outside stays shared with the old tree.
+struct ChunkRewrite {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::string bytes;
+  bool head_kept = false; // the bytes at a seam are unchanged, so that seam cannot fuse
+  bool tail_kept = false;
+  bool widened = false; // neighbouring chunks were taken in
+};
+
+/// The chunks from `first` to `last`, with `text` in place of old bytes [begin, end).
+ChunkRewrite rewriteChunks(const LeafRef& first, const LeafRef& last, std::size_t begin,
+                           std::size_t end, std::string_view text) {
+  ChunkRewrite rewrite;
+  rewrite.begin = first.start;
+  rewrite.end = last.start + last.leaf->bytes.size();
+  rewrite.bytes.reserve(rewrite.end - rewrite.begin - (end - begin) + text.size());
+  rewrite.bytes.append(first.leaf->bytes, 0, begin - first.start);
+  rewrite.bytes.append(text);
+  rewrite.bytes.append(last.leaf->bytes, end - last.start);
+  // A seam can only fuse where the bytes next to it changed (a UTF-8 sequence spans <= 4 bytes).
+  rewrite.head_kept = begin - rewrite.begin >= 4;
+  rewrite.tail_kept = rewrite.end - end >= 4;
+  return rewrite;
+}
+
+/// Takes in neighbouring chunks while the rewrite is too short to stand as a chunk or would fuse
+/// with a neighbour across a seam (a CRLF or a UTF-8 sequence split between two chunks).
+void widenToSafeSeams(const Node* root, ChunkRewrite& rewrite) {
+  const std::size_t size = root->metrics.bytes;
+  for (bool widened = true; widened;) {
+    widened = false;
+    const bool short_chunk = rewrite.bytes.size() < rope_detail::kMinLeafBytes;
+    if (rewrite.begin > 0 && (short_chunk || !rewrite.head_kept)) {
+      const LeafRef previous = rope_detail::leafAt(root, rewrite.begin - 1);
+      if (short_chunk || rope_detail::seamJoins(previous.leaf->bytes, rewrite.bytes)) {
+        rewrite.bytes.insert(0, previous.leaf->bytes);
+        rewrite.begin = previous.start;
+        widened = rewrite.widened = true;
+      }
+      rewrite.head_kept = true;
+    }
+    const bool still_short = rewrite.bytes.size() < rope_detail::kMinLeafBytes;
+    if (rewrite.end < size && (still_short || !rewrite.tail_kept)) {
+      const LeafRef next = rope_detail::leafAt(root, rewrite.end);
+      if (still_short || rope_detail::seamJoins(rewrite.bytes, next.leaf->bytes)) {
+        rewrite.bytes.append(next.leaf->bytes);
+        rewrite.end += next.leaf->bytes.size();
+        widened = rewrite.widened = true;
+      }
+      rewrite.tail_kept = true;
+    }
+  }
+}
+
 } // namespace
 
 Rope::Rope() : root_(rope_detail::emptyLeaf()) {}
@@ -291,62 +347,27 @@ void Rope::replace(std::size_t begin, std::size_t end, std::string_view text) {
     *this = Rope(text);
     return;
   }
-  // Rebuild whole chunks: from the start of the chunk holding `begin` to the end of the chunk
-  // holding the last replaced byte, widened by a neighbour while the new bytes would be too
-  // short for a chunk or would fuse with the neighbour (a CRLF or a UTF-8 sequence across the
-  // seam). Everything outside is shared with the old tree.
   const LeafRef first = rope_detail::leafAt(root_.get(), std::min(begin, size - 1));
   const bool one_leaf = end <= first.start + first.leaf->bytes.size();
   const LeafRef last = one_leaf ? first : rope_detail::leafAt(root_.get(), end - 1);
-  std::size_t region_begin = first.start;
-  std::size_t region_end = last.start + last.leaf->bytes.size();
-  std::string bytes;
-  bytes.reserve(region_end - region_begin - (end - begin) + text.size());
-  bytes.append(first.leaf->bytes, 0, begin - first.start);
-  bytes.append(text);
-  bytes.append(last.leaf->bytes, end - last.start);
-  // A seam can only fuse where the bytes next to it changed (a UTF-8 sequence spans <= 4 bytes).
-  bool head_kept = begin - region_begin >= 4;
-  bool tail_kept = region_end - end >= 4;
-  bool widened_any = false;
-  for (bool widened = true; widened;) {
-    widened = false;
-    const bool short_chunk = bytes.size() < rope_detail::kMinLeafBytes;
-    if (region_begin > 0 && (short_chunk || !head_kept)) {
-      LeafRef previous = rope_detail::leafAt(root_.get(), region_begin - 1);
-      if (short_chunk || rope_detail::seamJoins(previous.leaf->bytes, bytes)) {
-        bytes.insert(0, previous.leaf->bytes);
-        region_begin = previous.start;
-        widened = widened_any = true;
-      }
-      head_kept = true;
-    }
-    if (region_end < size && (bytes.size() < rope_detail::kMinLeafBytes || !tail_kept)) {
-      LeafRef next = rope_detail::leafAt(root_.get(), region_end);
-      if (bytes.size() < rope_detail::kMinLeafBytes ||
-          rope_detail::seamJoins(bytes, next.leaf->bytes)) {
-        bytes.append(next.leaf->bytes);
-        region_end += next.leaf->bytes.size();
-        widened = widened_any = true;
-      }
-      tail_kept = true;
-    }
-  }
-  // Common case: one chunk in, one chunk out — copy the path to it and nothing else.
-  if (one_leaf && !widened_any && bytes.size() <= rope_detail::kMaxLeafBytes &&
-      (bytes.size() >= rope_detail::kMinLeafBytes || root_->isLeaf())) {
+  ChunkRewrite rewrite = rewriteChunks(first, last, begin, end, text);
+  widenToSafeSeams(root_.get(), rewrite);
+  const std::size_t new_size = rewrite.bytes.size();
+  if (one_leaf && !rewrite.widened && new_size <= rope_detail::kMaxLeafBytes &&
+      (new_size >= rope_detail::kMinLeafBytes || root_->isLeaf())) {
+    // Common case: one chunk in, one chunk out — only the path to it changes.
     const std::size_t local_begin = begin - first.start;
-    rope_detail::Metrics metrics =
-        rope_detail::remeasure(first.leaf->bytes, first.leaf->metrics, bytes, local_begin,
+    const rope_detail::Metrics metrics =
+        rope_detail::remeasure(first.leaf->bytes, first.leaf->metrics, rewrite.bytes, local_begin,
                                end - first.start, local_begin + text.size());
-    NodePtr leaf =
-        bytes.empty() ? rope_detail::emptyLeaf() : rope_detail::makeLeaf(std::move(bytes), metrics);
-    rope_detail::replaceLeaf(root_, region_begin, std::move(leaf));
+    NodePtr leaf = new_size == 0 ? rope_detail::emptyLeaf()
+                                 : rope_detail::makeLeaf(std::move(rewrite.bytes), metrics);
+    rope_detail::replaceLeaf(root_, rewrite.begin, std::move(leaf));
     return;
   }
-  NodePtr middle = rope_detail::buildFromText(bytes);
-  NodePtr left = rope_detail::split(root_, region_begin).first;
-  NodePtr right = rope_detail::split(root_, region_end).second;
+  NodePtr middle = rope_detail::buildFromText(rewrite.bytes);
+  NodePtr left = rope_detail::split(root_, rewrite.begin).first;
+  NodePtr right = rope_detail::split(root_, rewrite.end).second;
   root_ = rope_detail::join(rope_detail::join(left, middle), right);
   if (!root_) root_ = rope_detail::emptyLeaf();
 }
