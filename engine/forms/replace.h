@@ -8,9 +8,10 @@
 // and its line breaks take the ending of the line the match starts on (mixed files stay mixed).
 //
 // Checks and their order, per edit in request order, then for the batch:
-//   empty old → NOT_FOUND; no match → NOT_FOUND (closest partial match + numbered excerpt in
-//   data); several matches without replace_all → AMBIGUOUS (count, lines); then overlaps between
-//   edits → OVERLAPPING_EDITS (names both); then nothing changes → NO_CHANGE.
+//   new text not text / carrying pasted read prefixes → NOT_TEXT / MALFORMED_ANCHOR
+//   (written_text.h); empty old → NOT_FOUND; no match → NOT_FOUND (closest partial match + numbered
+//   excerpt in data); several matches without replace_all → AMBIGUOUS (count, lines); then overlaps
+//   between edits → OVERLAPPING_EDITS (names both); then nothing changes → NO_CHANGE.
 // The caller checks NOT_OBSERVED (the session never read the file) and then STALE_VERSION (the
 // text it read is not the current one) *before* calling: staleness is reported before
 // not-found/ambiguous (dsh's order, DESIGN §4).

@@ -5,9 +5,10 @@
 // the document's own bytes so that nothing outside the match changes. This file provides:
 //  - UTF-8 decoding that never fails (an invalid byte is one unit, kept as is),
 //  - Unicode White_Space and the compatibility fold (a documented NFKC subset, see docs/forms.md),
-//  - `foldText`: a normalized copy of a text plus, for every normalized byte, the original byte
-//    range it came from, at one of three levels (line endings only; + trailing whitespace per
-//    line; + compatibility and typographic folding).
+//  - `foldText`: the normalized copy of a text at one of three levels (line endings only;
+//    + trailing whitespace per line; + compatibility and typographic folding), and
+//    `mapToOriginal`, which maps ranges of that copy back to original byte ranges in one pass
+//    (no per-byte map is kept, so a large document costs O(n) time and one copy of memory).
 // Pure functions, no I/O; thread-safe.
 #pragma once
 
