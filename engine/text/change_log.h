@@ -45,6 +45,12 @@ public:
   /// older than the current version restarts history at its version.
   void record(const LineChange& change);
 
+  /// Moves the current version to `version` without a change (a notification that changed
+  /// nothing still produces a version that anchors can be issued at).
+  void advance(std::int64_t version) {
+    if (version > current_version_) current_version_ = version;
+  }
+
   std::int64_t currentVersion() const { return current_version_; }
   /// The oldest version from which lines can be mapped exactly.
   std::int64_t oldestVersion() const { return oldest_version_; }

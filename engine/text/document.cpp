@@ -112,6 +112,7 @@ Status Document::applyChanges(std::int64_t version, const std::vector<ContentCha
     }
   }
   version_ = version;
+  log_.advance(version);
   return Status::success();
 }
 

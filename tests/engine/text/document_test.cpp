@@ -67,6 +67,19 @@ TEST(Document, MultiChangeNotificationAppliesInOrder) {
   EXPECT_EQ(fate->kind, LineFate::Changed);
 }
 
+TEST(Document, EmptyNotificationStillAdvancesTheLog) {
+  Document document(1, "a\nb\n");
+  ASSERT_TRUE(document.applyChanges(2, {}, PositionEncoding::Utf16).ok());
+  EXPECT_EQ(document.version(), 2);
+  EXPECT_EQ(document.changeLog().currentVersion(), 2);
+  auto fate = document.changeLog().mapLine(2, 1);
+  ASSERT_TRUE(fate);
+  EXPECT_EQ(fate->kind, LineFate::Unchanged);
+  fate = document.changeLog().mapLine(1, 1);
+  ASSERT_TRUE(fate);
+  EXPECT_EQ(fate->line, 1u);
+}
+
 TEST(Document, RecordsTheDocumentedLineChanges) {
   Document document(1, numberedLines(12));
   // Typing "x" inside line 7.
