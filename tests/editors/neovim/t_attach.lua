@@ -105,6 +105,18 @@ H.run({
     H.assert_mirrored(b3, 'third buffer')
   end },
 
+  { 'utf16-when-only-utf16-offered', function()
+    H.setup({ position_encoding = 'utf-16' })
+    vim.fn.mkdir(root .. '/u16/.git', 'p')
+    local b, c = H.open(root .. '/u16/wide.txt', 'a\u{1F600}b \u{4E2D}\nplain\n')
+    H.setup()
+    H.eq('utf-16', c.offset_encoding, 'offset_encoding')
+    H.type_keys('ggfbi\u{1F680}<Esc>A\u{00E9}<Esc>jA!<Esc>')
+    vim.api.nvim_buf_set_text(b, 0, 1, 0, 5, { '\u{2603}' })        -- replace the 4-byte emoji
+    H.assert_mirrored(b, 'utf-16 columns')
+    vim.cmd('buffer ' .. bufnr)
+  end },
+
   { 'scratch-and-unnamed-not-attached', function()
     vim.cmd('enew')
     local unnamed = vim.api.nvim_get_current_buf()
