@@ -509,6 +509,29 @@ TEST(RopeRandomized, CopiesEditedOnSeveralThreads) {
   EXPECT_TRUE(shared.checkInvariants());
 }
 
+TEST(RopeRandomized, LargeSplicesMatchTheStringModel) {
+  // Pastes and deletions of up to a few hundred KB: joins of trees of many different heights.
+  std::mt19937 rng(31);
+  std::string text = randomText(rng, 50000);
+  Rope rope(text);
+  for (int i = 0; i < 300; ++i) {
+    std::size_t begin = rng() % (text.size() + 1);
+    std::size_t remove = text.size() > 600000 ? rng() % 300000 : rng() % 20000;
+    std::size_t end = std::min(text.size(), begin + remove);
+    std::string insert = randomText(rng, rng() % 2 ? rng() % 60000 : rng() % 50);
+    rope.replace(begin, end, insert);
+    text.replace(begin, end - begin, insert);
+    ASSERT_EQ(rope.byteSize(), text.size()) << i;
+    if (i % 10 == 0) {
+      ASSERT_TRUE(rope.checkInvariants()) << i;
+      ASSERT_EQ(rope.toString(), text) << i;
+    }
+  }
+  Model model(text);
+  RopeChecker checker(rope, model);
+  checker.probes(rng, 500);
+}
+
 TEST(RopeRandomized, GrowFromEmptyAndShrinkToEmpty) {
   std::mt19937 rng(99);
   Rope rope;
