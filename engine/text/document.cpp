@@ -91,7 +91,7 @@ Status Document::applyChanges(std::int64_t version, const std::vector<ContentCha
   std::size_t index = 0;
   if (desynced_) {
     // Only a full text can resynchronize a mirror that lost track.
-    if (changes.empty() || changes.front().range_start) {
+    if (changes.empty() || changes.front().range_start || changes.front().range_end) {
       return Error::make(ErrorCode::Desynced, "document is desynced (" + desync_reason_ +
                                                   "); waiting for a full-text change");
     }
