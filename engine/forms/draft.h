@@ -15,7 +15,8 @@
 // Lines compare trimmed and folded (indentation and Unicode look-alikes forgiven); lines the draft
 // leaves unchanged keep their bytes. Errors name the elision (its index and its line in the
 // draft): NOT_FOUND (context line not in the file), AMBIGUOUS (still several places, with
-// lines); NO_CHANGE. NOT_OBSERVED and STALE_VERSION are the caller's checks, made first.
+// lines); NO_CHANGE; the draft is written text (written_text.h: NOT_TEXT, MALFORMED_ANCHOR).
+// NOT_OBSERVED and STALE_VERSION are the caller's checks, made first.
 // Pure; no I/O.
 #pragma once
 

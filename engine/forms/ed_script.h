@@ -17,7 +17,8 @@
 // Semantics: every address refers to the original text (as the anchored ops: DESIGN §4), so the
 // script is order-independent except that insertions at one place keep script order; commands
 // touching the same lines → OVERLAPPING_EDITS (naming both commands); `s` matching no line of its
-// range → NOT_FOUND. Syntax errors → PATCH_INVALID with the script line. Pure; no I/O.
+// range → NOT_FOUND; a/i/c text is written text (written_text.h: NOT_TEXT, MALFORMED_ANCHOR).
+// Syntax errors → PATCH_INVALID with the script line. Pure; no I/O.
 #pragma once
 
 #include "engine/forms/line_range.h"

@@ -5,6 +5,7 @@
 // lines. `head` is found like old/new's old text (the same normalization ladder, unique at the
 // loosest level, else AMBIGUOUS with its lines); `tail` is the first occurrence starting at or
 // after the end of `head` (at the loosest level, so the nearest one wins); none → NOT_FOUND.
+// `new` is written text (written_text.h: NOT_TEXT, MALFORMED_ANCHOR for pasted read prefixes).
 // Several spans in one request are verified as one batch (overlaps → OVERLAPPING_EDITS); a
 // result identical to the text → NO_CHANGE. As for old/new, NOT_OBSERVED and STALE_VERSION are
 // the caller's checks, made before this. Pure; no I/O.

@@ -13,7 +13,8 @@
 // same one line), "" deletes the lines, "\n" is one empty line. `end = start - 1` inserts before
 // line `start` (start = line count + 1 appends). New line breaks take the ending of the first
 // replaced line (or the document's first ending); deleting an unterminated last line keeps the
-// file without a final line break. Errors: OUT_OF_RANGE (lines past the end, start < 1,
+// file without a final line break. Errors: NOT_TEXT / MALFORMED_ANCHOR (content, written_text.h),
+// OUT_OF_RANGE (lines past the end, start < 1,
 // end < start - 1), OVERLAPPING_EDITS within a batch, NO_CHANGE. Pure; no I/O.
 #pragma once
 

@@ -23,7 +23,8 @@
 //  - two hunks naming the same file (or a move onto a file another hunk names) → PATCH_INVALID.
 // Errors: PATCH_INVALID (parse, empty patch, duplicate targets), FILE_NOT_FOUND (update/delete of
 // a missing file), NOT_FOUND (context or lines not found, quoted, with the closest match),
-// AMBIGUOUS. Pure; no I/O (the reader is the caller's).
+// AMBIGUOUS; added lines are written text (written_text.h: NOT_TEXT, MALFORMED_ANCHOR).
+// Pure; no I/O (the reader is the caller's).
 #pragma once
 
 #include "engine/forms/patch_parser.h"
