@@ -62,6 +62,8 @@ public:
   int run();
 
   // --- for features ----------------------------------------------------------------------------
+  /// The io_context the server runs on (features' timers and posted work).
+  boost::asio::io_context& io() { return io_; }
   DocumentStore& documents() { return documents_; }
   const DocumentStore& documents() const { return documents_; }
   PositionEncoding encoding() const { return documents_.encoding(); }

@@ -19,14 +19,13 @@
 // on the owner's io_context thread, exactly once.
 #pragma once
 
+#include "lsp/rpc/rpc_error.h"
+
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-#include "lsp/rpc/rpc_error.h"
 
 namespace hashline::lsp {
 

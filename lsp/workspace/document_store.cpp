@@ -5,11 +5,37 @@
 
 namespace hashline::lsp {
 
+std::size_t DocumentStore::addListener(Listener listener) {
+  std::size_t id = next_listener_++;
+  listeners_.emplace(id, std::move(listener));
+  return id;
+}
+
+void DocumentStore::removeListener(std::size_t id) {
+  listeners_.erase(id);
+}
+
+void DocumentStore::tell(const DocumentEvent& event) {
+  if (listeners_.empty()) return;
+  // Copy: a listener may add or remove listeners while being told.
+  std::vector<Listener> listeners;
+  for (const auto& [id, listener] : listeners_)
+    listeners.push_back(listener);
+  for (const auto& listener : listeners)
+    listener(event);
+}
+
 bool DocumentStore::open(std::string uri, std::string languageId, std::int64_t version,
                          std::string_view text) {
   std::string key = canonicalUri(uri);
   bool replaced = documents_.erase(key) > 0;
-  documents_.try_emplace(std::move(key), std::move(uri), std::move(languageId), version, text);
+  auto [it, inserted] =
+      documents_.try_emplace(key, std::move(uri), std::move(languageId), version, text);
+  DocumentEvent event;
+  event.kind = DocumentEvent::Opened;
+  event.key = std::move(key);
+  event.document = &it->second;
+  tell(event);
   return replaced;
 }
 
@@ -17,6 +43,20 @@ ChangeOutcome DocumentStore::change(std::string_view uri, std::int64_t version,
                                     const std::vector<ContentChange>& changes) {
   OpenDocument* open = find(uri);
   if (!open) return {ChangeOutcome::NotOpen, "no didOpen for " + std::string(uri)};
+  DocumentEvent event;
+  event.kind = DocumentEvent::Changed;
+  event.key = canonicalUri(uri);
+  event.document = open;
+  event.before = open->document.text();
+  event.before_version = open->document.version();
+  event.changes = &changes;
+  event.outcome = applyChange(open, version, changes);
+  tell(event);
+  return event.outcome;
+}
+
+ChangeOutcome DocumentStore::applyChange(OpenDocument* open, std::int64_t version,
+                                         const std::vector<ContentChange>& changes) {
   Document& doc = open->document;
 
   if (open->desynced()) {
@@ -48,7 +88,14 @@ bool DocumentStore::markLostChange(std::string_view uri, std::string reason) {
 }
 
 bool DocumentStore::close(std::string_view uri) {
-  return documents_.erase(canonicalUri(uri)) > 0;
+  std::string key = canonicalUri(uri);
+  if (documents_.erase(key) == 0) return false;
+  DocumentEvent event;
+  event.kind = DocumentEvent::Closed;
+  event.key = std::move(key);
+  event.document = nullptr;
+  tell(event);
+  return true;
 }
 
 OpenDocument* DocumentStore::find(std::string_view uri) {

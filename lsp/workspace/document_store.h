@@ -11,6 +11,11 @@
 // reads and edits until a didOpen or a full-text change brings the whole text again. A
 // notification whose changes include a full text resynchronizes from that change on.
 //
+// Listeners (`addListener`) hear every open, change and close after the store applied it — the
+// agent service uses this to confirm that an edit it sent (workspace/applyEdit) really reached
+// the mirror with the predicted text. A change event carries the text before the notification
+// and its content changes, so a listener can replay intermediate states.
+//
 // Threading: not thread-safe; used only on the server's thread. No I/O, no JSON.
 #pragma once
 
@@ -19,6 +24,8 @@
 #include "engine/text/encoding.h"
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,8 +63,24 @@ struct ChangeOutcome {
   std::string reason;
 };
 
+/// What happened to one document, told to listeners after the store applied it.
+struct DocumentEvent {
+  enum Kind { Opened, Changed, Closed } kind = Changed;
+  std::string key;                                     // canonical URI
+  const OpenDocument* document = nullptr;              // null for Closed
+  Rope before;                                         // Changed: the text before this notification
+  std::int64_t before_version = 0;                     // Changed: the version before it
+  const std::vector<ContentChange>* changes = nullptr; // Changed
+  ChangeOutcome outcome;                               // Changed
+};
+
 class DocumentStore {
 public:
+  using Listener = std::function<void(const DocumentEvent& event)>;
+  /// Registers a listener; returns an id for removeListener.
+  std::size_t addListener(Listener listener);
+  void removeListener(std::size_t id);
+
   explicit DocumentStore(PositionEncoding encoding = PositionEncoding::Utf16)
       : encoding_(encoding) {}
 
@@ -90,7 +113,13 @@ public:
   std::size_t size() const { return documents_.size(); }
 
 private:
+  void tell(const DocumentEvent& event);
+  ChangeOutcome applyChange(OpenDocument* open, std::int64_t version,
+                            const std::vector<ContentChange>& changes);
+
   PositionEncoding encoding_;
+  std::map<std::size_t, Listener> listeners_;
+  std::size_t next_listener_ = 1;
   std::unordered_map<std::string, OpenDocument> documents_; // key: canonicalUri
 };
 

@@ -1,0 +1,325 @@
+// The apply pipeline for open documents; see buffer_applier.h.
+#include "lsp/service/buffer_applier.h"
+
+#include "engine/diff/minimal_edits.h"
+#include "lsp/protocol/workspace_edit.h"
+#include "lsp/service/text_compare.h"
+#include "lsp/support/log.h"
+
+#include <boost/asio/steady_timer.hpp>
+
+namespace hashline::lsp {
+
+using nlohmann::json;
+
+struct BufferApplier::InFlight {
+  enum class Phase { Idle, AwaitReply, AwaitConfirm, AwaitVersionChange };
+
+  std::string key;
+  std::string label;
+  BufferPlanner planner;
+  BufferDone done;
+  DocumentQueue::Finished finished;
+
+  int attempt = 0;
+  bool has_plan = false;
+  PlannedEdit planned;
+  std::int64_t sent_version = 0;
+  std::string uri;
+  Phase phase = Phase::Idle;
+  std::uint64_t send_generation = 0;
+  std::uint64_t timer_generation = 0;
+  std::unique_ptr<boost::asio::steady_timer> timer;
+  Error pending_error = Error::make(ErrorCode::EditorRejected, "");
+  bool complete = false;
+};
+
+namespace {
+
+Error withPath(Error error, const std::string& uri) {
+  if (!error.data.path && !uri.empty()) error.data.path = uri;
+  return error;
+}
+
+std::string linesText(std::uint32_t first0, std::uint32_t last0) {
+  return first0 == last0 ? "line " + std::to_string(first0 + 1)
+                         : "lines " + std::to_string(first0 + 1) + "-" + std::to_string(last0 + 1);
+}
+
+} // namespace
+
+BufferApplier::BufferApplier(EditorLink link, ServiceOptions options)
+    : link_(std::move(link)), options_(options), queue_(*link_.io) {
+  listener_id_ =
+      link_.documents->addListener([this](const DocumentEvent& event) { onDocumentEvent(event); });
+}
+
+BufferApplier::~BufferApplier() {
+  link_.documents->removeListener(listener_id_);
+  for (auto& [key, flight] : in_flight_)
+    if (flight->timer) flight->timer->cancel();
+}
+
+void BufferApplier::apply(const std::string& key, std::string label, BufferPlanner planner,
+                          BufferDone done) {
+  queue_.run(key, [this, key, label = std::move(label), planner = std::move(planner),
+                   done = std::move(done)](DocumentQueue::Finished finished) mutable {
+    auto flight = std::make_shared<InFlight>();
+    flight->key = key;
+    flight->label = std::move(label);
+    flight->planner = std::move(planner);
+    flight->done = std::move(done);
+    flight->finished = std::move(finished);
+    in_flight_[key] = flight;
+    start(flight);
+  });
+}
+
+void BufferApplier::applyNow(const std::string& key, std::string label, BufferPlanner planner,
+                             BufferDone done) {
+  auto flight = std::make_shared<InFlight>();
+  flight->key = key;
+  flight->label = std::move(label);
+  flight->planner = std::move(planner);
+  flight->done = std::move(done);
+  flight->finished = [] {};
+  in_flight_[key] = flight;
+  start(flight);
+}
+
+void BufferApplier::start(const std::shared_ptr<InFlight>& flight) {
+  Result<const OpenDocument*> readable = link_.documents->readable(flight->key);
+  if (!readable) return fail(flight, std::move(readable).error());
+  OpenDocument& open = *link_.documents->find(flight->key);
+  flight->uri = open.uri;
+
+  if (flight->attempt > 0 && flight->has_plan) {
+    // Did the previous attempt (partly) land after all, or did the user edit its lines? Either
+    // way a resend could apply twice or clobber: refuse. Insertions right next to the lines
+    // count too (one line of margin on each side).
+    const PlannedEdit& previous = flight->planned;
+    std::uint32_t first = previous.first_touched_line > 0 ? previous.first_touched_line - 1 : 0;
+    std::uint32_t last = previous.last_touched_line + 1;
+    std::optional<bool> touched =
+        open.document.changeLog().rangeTouched(flight->sent_version, first, last);
+    if (!touched || *touched) {
+      Error error = Error::make(
+          ErrorCode::StaleVersion,
+          "the editor did not apply the edit, and " +
+              linesText(previous.first_touched_line, previous.last_touched_line) + " of " +
+              open.uri + " changed meanwhile (version " + std::to_string(flight->sent_version) +
+              " → " + std::to_string(open.document.version()) + "); nothing was resent");
+      error.withHint("re-read the lines, then retry");
+      return fail(flight, withPath(std::move(error), open.uri));
+    }
+  }
+
+  Result<PlannedEdit> planned = flight->planner(open, flight->attempt > 0);
+  if (!planned) return fail(flight, withPath(std::move(planned).error(), open.uri));
+  flight->planned = std::move(*planned);
+  flight->has_plan = true;
+  flight->sent_version = open.document.version();
+
+  const Rope& before = flight->planned.before;
+  const PositionEncoding encoding = link_.documents->encoding();
+  TextDocumentEdit document_edit;
+  document_edit.textDocument.uri = open.uri;
+  document_edit.textDocument.version = flight->sent_version;
+  for (const ByteEdit& edit : minimalEdits(before, flight->planned.plan)) {
+    TextEdit text_edit;
+    text_edit.range.start = before.positionOfByte(edit.begin, encoding);
+    text_edit.range.end = before.positionOfByte(edit.end, encoding);
+    text_edit.newText = edit.text;
+    document_edit.edits.push_back(std::move(text_edit));
+  }
+  ApplyWorkspaceEditParams params;
+  params.label = flight->label;
+  params.edit.documentChanges.push_back(std::move(document_edit));
+
+  flight->phase = InFlight::Phase::AwaitReply;
+  const std::uint64_t generation = ++flight->send_generation;
+  armTimer(flight, options_.apply_timeout);
+  log::debug("applyEdit ", open.uri, " at version ", flight->sent_version, " (attempt ",
+             flight->attempt + 1, ")");
+  link_.apply_edit(toJSON(params), [this, flight, generation](CallResponse response) {
+    onReply(flight, generation, std::move(response));
+  });
+}
+
+void BufferApplier::armTimer(const std::shared_ptr<InFlight>& flight,
+                             std::chrono::milliseconds after) {
+  if (!flight->timer) flight->timer = std::make_unique<boost::asio::steady_timer>(*link_.io);
+  flight->timer->cancel();
+  const std::uint64_t generation = ++flight->timer_generation;
+  flight->timer->expires_after(after);
+  flight->timer->async_wait([this, flight, generation](boost::system::error_code error) {
+    if (error) return;
+    if (generation == flight->timer_generation) onTimer(flight, generation);
+  });
+}
+
+void BufferApplier::onReply(const std::shared_ptr<InFlight>& flight, std::uint64_t generation,
+                            CallResponse response) {
+  if (flight->complete || generation != flight->send_generation ||
+      flight->phase != InFlight::Phase::AwaitReply)
+    return; // a late answer to an attempt we already gave up on
+  switch (response.kind) {
+  case CallResponse::Result: {
+    ApplyWorkspaceEditResult result;
+    JsonPath::Root root("result");
+    if (!fromJSON(response.result, result, JsonPath(root)))
+      return notApplied(flight, Error::make(ErrorCode::EditorRejected,
+                                            "the editor's answer to workspace/applyEdit is not "
+                                            "an ApplyWorkspaceEditResult (" +
+                                                root.describe() + ")"));
+    if (!result.applied) {
+      std::string reason = result.failureReason ? ": " + *result.failureReason : "";
+      return notApplied(flight,
+                        Error::make(ErrorCode::EditorRejected,
+                                    "the editor refused the edit (applied: false" + reason + ")"));
+    }
+    if (const OpenDocument* open = link_.documents->find(flight->key);
+        open && sameText(open->document.text(), flight->planned.after))
+      return succeed(flight, *open);
+    // `applied: true` is a claim; the mirror must show it (Neovim 0.7 says so for dropped edits).
+    flight->phase = InFlight::Phase::AwaitConfirm;
+    return armTimer(flight, options_.confirm_timeout);
+  }
+  case CallResponse::Error:
+    return notApplied(flight, Error::make(ErrorCode::EditorRejected,
+                                          "the editor answered workspace/applyEdit with an error "
+                                          "(" +
+                                              std::to_string(response.error.code) + ": " +
+                                              response.error.message + ")"));
+  case CallResponse::TimedOut:
+    return fail(flight, Error::make(ErrorCode::EditorTimeout,
+                                    "the editor did not answer workspace/applyEdit in time"));
+  case CallResponse::ConnectionClosed:
+    return fail(flight, Error::make(ErrorCode::EditorRejected,
+                                    "the editor connection closed before the edit was applied"));
+  }
+}
+
+void BufferApplier::notApplied(const std::shared_ptr<InFlight>& flight, Error why) {
+  const OpenDocument* open = link_.documents->find(flight->key);
+  if (!open) return fail(flight, std::move(why));
+  if (open->document.version() != flight->sent_version) return retryOrFail(flight, std::move(why));
+  // The editor may have refused because of typing we have not heard of yet: wait a moment for
+  // the didChange before giving up.
+  flight->phase = InFlight::Phase::AwaitVersionChange;
+  flight->pending_error = std::move(why);
+  armTimer(flight, options_.confirm_timeout);
+}
+
+void BufferApplier::retryOrFail(const std::shared_ptr<InFlight>& flight, Error why) {
+  if (flight->attempt >= options_.max_retries) {
+    why.message += "; gave up after " + std::to_string(flight->attempt + 1) +
+                   " attempts (the document kept changing)";
+    return fail(flight, std::move(why));
+  }
+  ++flight->attempt;
+  flight->phase = InFlight::Phase::Idle;
+  if (flight->timer) flight->timer->cancel();
+  ++flight->timer_generation;
+  log::debug("re-verifying the edit of ", flight->uri, " after a version race (attempt ",
+             flight->attempt + 1, ")");
+  start(flight);
+}
+
+void BufferApplier::onTimer(const std::shared_ptr<InFlight>& flight, std::uint64_t) {
+  if (flight->complete) return;
+  switch (flight->phase) {
+  case InFlight::Phase::AwaitReply:
+    return fail(flight, Error::make(ErrorCode::EditorTimeout,
+                                    "the editor did not answer workspace/applyEdit within " +
+                                        std::to_string(options_.apply_timeout.count()) + " ms"));
+  case InFlight::Phase::AwaitConfirm: {
+    Error error = Error::make(ErrorCode::EditorRejected,
+                              "the editor answered applied: true, but the document did not "
+                              "change to the edited text (the editor dropped the edit)");
+    const OpenDocument* open = link_.documents->find(flight->key);
+    if (open && open->document.version() != flight->sent_version)
+      return retryOrFail(flight, std::move(error));
+    return fail(flight, std::move(error));
+  }
+  case InFlight::Phase::AwaitVersionChange:
+    return fail(flight, flight->pending_error);
+  case InFlight::Phase::Idle:
+    return;
+  }
+}
+
+bool BufferApplier::landsOn(const DocumentEvent& event, const Rope& prediction) const {
+  if (!event.changes)
+    return event.document && sameText(event.document->document.text(), prediction);
+  const PositionEncoding encoding = link_.documents->encoding();
+  Rope text = event.before;
+  for (const ContentChange& change : *event.changes) {
+    if (!change.range_start || !change.range_end) {
+      text = Rope(change.text);
+    } else {
+      Result<std::size_t> begin = text.byteOfPosition(*change.range_start, encoding);
+      Result<std::size_t> end = text.byteOfPosition(*change.range_end, encoding);
+      if (!begin || !end || *end < *begin) return false;
+      text.replace(*begin, *end, change.text);
+    }
+    if (sameText(text, prediction)) return true;
+  }
+  return false;
+}
+
+void BufferApplier::onDocumentEvent(const DocumentEvent& event) {
+  auto it = in_flight_.find(event.key);
+  if (it == in_flight_.end()) return;
+  std::shared_ptr<InFlight> flight = it->second;
+  if (flight->complete || !flight->has_plan || flight->phase == InFlight::Phase::Idle) return;
+  switch (event.kind) {
+  case DocumentEvent::Closed:
+    return fail(flight, withPath(Error::make(ErrorCode::FileNotFound,
+                                             "the document was closed in the editor while the "
+                                             "edit was being applied"),
+                                 flight->uri));
+  case DocumentEvent::Opened:
+  case DocumentEvent::Changed:
+    if (!event.document) return;
+    if (event.document->desynced())
+      return fail(flight, withPath(Error::make(ErrorCode::Desynced,
+                                               "the mirror lost sync with the editor while the "
+                                               "edit was being applied: " +
+                                                   event.document->desyncReason()),
+                                   flight->uri));
+    if (landsOn(event, flight->planned.after)) return succeed(flight, *event.document);
+    if (flight->phase == InFlight::Phase::AwaitVersionChange)
+      return retryOrFail(flight, flight->pending_error);
+    return; // keep waiting: the edit may arrive in a later notification
+  }
+}
+
+void BufferApplier::succeed(const std::shared_ptr<InFlight>& flight, const OpenDocument& open) {
+  flight->complete = true;
+  if (flight->timer) flight->timer->cancel();
+  in_flight_.erase(flight->key);
+  BufferApplied applied;
+  applied.uri = open.uri;
+  applied.version_before = flight->sent_version;
+  applied.version_after = open.document.version();
+  applied.committed = open.document.text();
+  applied.attempts = flight->attempt + 1;
+  applied.planned = std::move(flight->planned);
+  auto done = std::move(flight->done);
+  auto finished = std::move(flight->finished);
+  done(std::move(applied));
+  finished();
+}
+
+void BufferApplier::fail(const std::shared_ptr<InFlight>& flight, Error error) {
+  flight->complete = true;
+  if (flight->timer) flight->timer->cancel();
+  in_flight_.erase(flight->key);
+  auto done = std::move(flight->done);
+  auto finished = std::move(flight->finished);
+  done(withPath(std::move(error), flight->uri));
+  finished();
+}
+
+} // namespace hashline::lsp

@@ -1,0 +1,98 @@
+// BufferApplier: the apply pipeline for documents open in the editor (DESIGN §6, issue 3 item 4).
+//
+// For each request, on the document's queue (one edit in flight per document):
+//  1. plan against the mirror's current version (the Planner re-verifies anchors / re-matches);
+//  2. send ONE `workspace/applyEdit` with ONE versioned TextDocumentEdit — the URI as the client
+//     spelled it, `version` = the exact mirror version — holding the minimal TextEdits
+//     (engine/diff) in the negotiated position encoding;
+//  3. decide from the editor's answer AND the mirror:
+//     - the mirror reaches the predicted text (replaying each content change of every didChange,
+//       so an edit that arrives split over several notifications, or followed by the user's
+//       typing in the same one, is seen) → applied at that version;
+//     - `applied:true` but the mirror never shows the prediction within the confirm timeout
+//       (Neovim 0.7 answers so for edits it dropped) → not applied;
+//     - `applied:false` or an error reply → not applied (EDITOR_REJECTED); no reply within the
+//       apply timeout → EDITOR_TIMEOUT;
+//     - not applied and the document's version moved (the user typed) → re-plan on the new
+//       version and resend, at most `max_retries` times — but only if the lines the previous
+//       attempt targeted are untouched since it was sent (so an edit that partly landed is never
+//       applied twice); otherwise STALE_VERSION.
+// Threading: single-threaded, on the server's io_context.
+#pragma once
+
+#include "engine/support/result.h"
+#include "lsp/rpc/json_rpc.h"
+#include "lsp/service/document_queue.h"
+#include "lsp/service/edit_planner.h"
+#include "lsp/service/service_options.h"
+#include "lsp/workspace/document_store.h"
+
+#include <boost/asio/io_context.hpp>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility> // before Asio (Boost 1.74 + GCC 12)
+
+namespace hashline::lsp {
+
+/// What the pipeline needs from the LSP server.
+struct EditorLink {
+  boost::asio::io_context* io = nullptr;
+  DocumentStore* documents = nullptr;
+  /// Sends `workspace/applyEdit` with `params`; `reply` runs once with the editor's answer.
+  std::function<void(nlohmann::json params, std::function<void(CallResponse)> reply)> apply_edit;
+};
+
+/// Plans the edit against the document as it is now; `retry` after a version race.
+using BufferPlanner = std::function<Result<PlannedEdit>(OpenDocument& document, bool retry)>;
+
+struct BufferApplied {
+  std::string uri; // client spelling
+  std::int64_t version_before = 0;
+  std::int64_t version_after = 0;
+  PlannedEdit planned; // the plan that landed
+  Rope committed;      // the mirror's text at version_after
+  int attempts = 1;
+};
+
+using BufferDone = std::function<void(Result<BufferApplied> outcome)>;
+
+class BufferApplier {
+public:
+  BufferApplier(EditorLink link, ServiceOptions options);
+  ~BufferApplier();
+  BufferApplier(const BufferApplier&) = delete;
+  BufferApplier& operator=(const BufferApplier&) = delete;
+
+  /// Queues an edit of the document `key` (canonical URI); `done` runs exactly once.
+  void apply(const std::string& key, std::string label, BufferPlanner planner, BufferDone done);
+
+  /// Runs `job` on `key`'s queue (for multi-step work such as a patch across files).
+  void enqueue(const std::string& key, DocumentQueue::Job job) { queue_.run(key, std::move(job)); }
+  /// Applies without queueing: the caller already holds `key`'s queue slot.
+  void applyNow(const std::string& key, std::string label, BufferPlanner planner, BufferDone done);
+
+private:
+  struct InFlight;
+  void start(const std::shared_ptr<InFlight>& flight);
+  void onReply(const std::shared_ptr<InFlight>& flight, std::uint64_t generation,
+               CallResponse response);
+  void onTimer(const std::shared_ptr<InFlight>& flight, std::uint64_t generation);
+  void onDocumentEvent(const DocumentEvent& event);
+  void notApplied(const std::shared_ptr<InFlight>& flight, Error why);
+  void retryOrFail(const std::shared_ptr<InFlight>& flight, Error why);
+  void succeed(const std::shared_ptr<InFlight>& flight, const OpenDocument& document);
+  void fail(const std::shared_ptr<InFlight>& flight, Error error);
+  void armTimer(const std::shared_ptr<InFlight>& flight, std::chrono::milliseconds after);
+  bool landsOn(const DocumentEvent& event, const Rope& prediction) const;
+
+  EditorLink link_;
+  ServiceOptions options_;
+  DocumentQueue queue_;
+  std::size_t listener_id_ = 0;
+  std::map<std::string, std::shared_ptr<InFlight>> in_flight_; // key → the one in flight
+};
+
+} // namespace hashline::lsp

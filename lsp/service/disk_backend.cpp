@@ -1,0 +1,101 @@
+// Disk reads and atomic commits for the agent service; see disk_backend.h.
+#include "lsp/service/disk_backend.h"
+
+#include "lsp/disk/atomic_writer.h"
+
+namespace hashline::lsp {
+
+DiskBackend::DiskBackend(std::function<std::vector<std::string>()> roots)
+    : roots_(std::move(roots)) {}
+
+std::int64_t DiskBackend::versionOf(const disk::Fingerprint& fingerprint) {
+  std::uint64_t id = fingerprint.content_hash.low ^ (fingerprint.content_hash.high << 1);
+  id &= 0x3fffffffffffffffull; // positive, and far from editor version numbers' range
+  return std::int64_t(id == 0 ? 1 : id);
+}
+
+Result<disk::WorkspaceRoots> DiskBackend::workspace() const {
+  std::vector<std::string> wanted = roots_ ? roots_() : std::vector<std::string>{};
+  Result<disk::WorkspaceRoots> all = disk::WorkspaceRoots::make(wanted);
+  if (all) return all;
+  std::vector<std::string> existing; // drop roots that vanished, keep the rest
+  for (const std::string& root : wanted)
+    if (disk::WorkspaceRoots::make({root})) existing.push_back(root);
+  return disk::WorkspaceRoots::make(existing);
+}
+
+std::vector<std::string> DiskBackend::roots() const {
+  Result<disk::WorkspaceRoots> roots = workspace();
+  return roots ? roots->roots() : std::vector<std::string>{};
+}
+
+Result<disk::ResolvedPath> DiskBackend::resolve(const std::string& path) const {
+  Result<disk::WorkspaceRoots> roots = workspace();
+  if (!roots) return std::move(roots).error();
+  if (roots->roots().empty()) {
+    Error error = Error::make(ErrorCode::OutsideWorkspace,
+                              path + " is outside the workspace: no workspace root is set");
+    error.withHint("open a folder in the editor, or pass --workspace DIR");
+    error.data.path = path;
+    return error;
+  }
+  Result<disk::ResolvedPath> resolved = path.empty() || path[0] == '/'
+                                            ? roots->resolve(path)
+                                            : roots->resolve(path, roots->roots()[0]);
+  if (!resolved) {
+    Error error = std::move(resolved).error();
+    if (!error.data.path) error.data.path = path;
+    return error;
+  }
+  return resolved;
+}
+
+Result<DiskText> DiskBackend::load(const disk::ResolvedPath& where, bool allow_missing) const {
+  DiskText out;
+  out.where = where;
+  Result<disk::FileSnapshot> file = disk::readTextFile(where.real_path);
+  if (!file) {
+    Error error = std::move(file).error();
+    if (error.code == ErrorCode::FileNotFound && allow_missing) return out;
+    if (!error.data.path) error.data.path = where.real_path;
+    return error;
+  }
+  out.fingerprint = file->fingerprint;
+  out.text = Rope(file->bytes);
+  out.version = versionOf(file->fingerprint);
+  return out;
+}
+
+Result<disk::Fingerprint> DiskBackend::commit(const DiskText& base, const Rope& after) const {
+  std::string bytes = after.toString();
+  disk::WriteOptions options;
+  Result<disk::WriteResult> written = [&]() -> Result<disk::WriteResult> {
+    if (!base.exists()) return disk::atomicCreate(base.where.real_path, bytes, options);
+    options.expected = base.fingerprint;
+    return disk::atomicReplace(base.where.real_path, bytes, options);
+  }();
+  if (!written) {
+    Error error = std::move(written).error();
+    if (!error.data.path) error.data.path = base.where.real_path;
+    return error;
+  }
+  return written->fingerprint;
+}
+
+Status DiskBackend::remove(const DiskText& base) const {
+  disk::WriteOptions options;
+  options.expected = base.fingerprint;
+  return disk::atomicDelete(base.where.real_path, options);
+}
+
+Result<disk::Fingerprint> DiskBackend::move(const DiskText& base, const disk::ResolvedPath& to,
+                                            const Rope& after) const {
+  disk::WriteOptions options;
+  options.expected = base.fingerprint;
+  Result<disk::WriteResult> written =
+      disk::atomicMove(base.where.real_path, to.real_path, after.toString(), options);
+  if (!written) return std::move(written).error();
+  return written->fingerprint;
+}
+
+} // namespace hashline::lsp

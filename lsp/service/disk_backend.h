@@ -1,0 +1,70 @@
+// DiskBackend: documents no editor has open — read, verify and commit on the files themselves
+// (DESIGN §6), through lsp/disk.
+//
+// Paths are confined to the workspace roots (realpath; OUTSIDE_WORKSPACE otherwise). A file's
+// text is read with its fingerprint; the version agents see is a fingerprint id derived from the
+// content hash (`versionOf`), so the same bytes always have the same version — across CLI runs
+// too, which is what lets persisted observations verify exactly. Commits are atomic and
+// re-check the fingerprint right before the rename (STALE_VERSION when the file changed since it
+// was read); `write` may create a file; patches may add, delete and move files.
+//
+// Independent of the LSP server: the in-process CLI uses it through the disk-only service.
+// Synchronous; thread-compatible (lsp/disk serializes writers of one file across processes).
+#pragma once
+
+#include "engine/support/result.h"
+#include "engine/text/rope.h"
+#include "engine/verify/text_state.h"
+#include "lsp/disk/disk_file.h"
+#include "lsp/disk/workspace_roots.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hashline::lsp {
+
+/// One file as read for an edit: where it is, and its text (absent when it does not exist).
+struct DiskText {
+  disk::ResolvedPath where;
+  std::optional<disk::Fingerprint> fingerprint; // nullopt: the file does not exist
+  Rope text;
+  std::int64_t version = 0;
+
+  bool exists() const { return fingerprint.has_value(); }
+  TextState state() const {
+    return exists() ? TextState::ofPlainText(text, version) : TextState::missing();
+  }
+};
+
+class DiskBackend {
+public:
+  /// `roots` is asked on every call (the LSP server learns its roots at initialize).
+  explicit DiskBackend(std::function<std::vector<std::string>()> roots);
+
+  /// The version id of a file's content (positive, stable across runs).
+  static std::int64_t versionOf(const disk::Fingerprint& fingerprint);
+
+  /// The canonical roots that exist.
+  std::vector<std::string> roots() const;
+  /// Resolves `path` (relative paths against the first root) and confines it.
+  Result<disk::ResolvedPath> resolve(const std::string& path) const;
+  /// Reads the file: NOT_TEXT, IO_ERROR; FILE_NOT_FOUND unless `allow_missing`.
+  Result<DiskText> load(const disk::ResolvedPath& where, bool allow_missing) const;
+
+  /// Writes `after` over (or as) the file read in `base`; returns the new fingerprint.
+  Result<disk::Fingerprint> commit(const DiskText& base, const Rope& after) const;
+  /// Deletes the file read in `base` if unchanged.
+  Status remove(const DiskText& base) const;
+  /// Moves the file read in `base` to `to` with content `after`.
+  Result<disk::Fingerprint> move(const DiskText& base, const disk::ResolvedPath& to,
+                                 const Rope& after) const;
+
+private:
+  Result<disk::WorkspaceRoots> workspace() const;
+  std::function<std::vector<std::string>()> roots_;
+};
+
+} // namespace hashline::lsp

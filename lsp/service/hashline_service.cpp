@@ -1,0 +1,304 @@
+// HashlineService: routing, reads, single-document edits and status; see hashline_service.h.
+// Patches across files live in patch_run.cpp.
+#include "lsp/service/hashline_service.h"
+
+#include "engine/anchors/reader.h"
+#include "lsp/protocol/error_json.h"
+#include "lsp/server/lsp_server.h"
+#include "lsp/service/edit_planner.h"
+#include "lsp/service/fresh_anchors.h"
+#include "lsp/service/result_json.h"
+#include "lsp/service/service_target.h"
+#include "lsp/support/log.h"
+#include "lsp/support/uri.h"
+#include "lsp/version.h"
+
+#include <algorithm>
+#include <unistd.h>
+
+namespace hashline::lsp {
+
+using nlohmann::json;
+
+std::unique_ptr<HashlineService> HashlineService::forEditor(LspServer& server,
+                                                            ServiceOptions options) {
+  EditorLink link;
+  link.io = &server.io();
+  link.documents = &server.documents();
+  link.apply_edit = [&server](json params, std::function<void(CallResponse)> reply) {
+    server.call("workspace/applyEdit", std::move(params), std::move(reply));
+  };
+  return std::make_unique<HashlineService>(
+      std::move(link), [&server] { return server.workspaceRoots(); }, options);
+}
+
+std::unique_ptr<HashlineService> HashlineService::forDisk(std::vector<std::string> roots,
+                                                          ServiceOptions options) {
+  return std::make_unique<HashlineService>(
+      std::nullopt, [roots = std::move(roots)] { return roots; }, options);
+}
+
+HashlineService::HashlineService(std::optional<EditorLink> editor,
+                                 std::function<std::vector<std::string>()> roots,
+                                 ServiceOptions options)
+    : editor_(std::move(editor)), disk_(std::move(roots)), options_(options) {
+  if (editor_) {
+    applier_ = std::make_unique<BufferApplier>(*editor_, options_);
+    // A document's line hash cache lives while it is open; a reopen starts a new history.
+    cache_listener_ = editor_->documents->addListener([this](const DocumentEvent& event) {
+      if (event.kind != DocumentEvent::Changed) caches_.erase(event.key);
+    });
+  }
+}
+
+HashlineService::~HashlineService() {
+  if (editor_) editor_->documents->removeListener(cache_listener_);
+}
+
+std::vector<std::string> HashlineService::methods() const {
+  std::vector<std::string> names = {"draft", "ed",   "edit",    "headtail", "patch",
+                                    "range", "read", "replace", "status"};
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string HashlineService::displayName(const Target& target) const {
+  if (target.resolved && !target.resolved->relative.empty()) return target.resolved->relative;
+  if (!target.path) return target.uri;
+  for (const std::string& root : disk_.roots())
+    if (target.path->size() > root.size() + 1 && target.path->rfind(root + "/", 0) == 0)
+      return target.path->substr(root.size() + 1);
+  return *target.path;
+}
+
+LineHashCache& HashlineService::cacheFor(const std::string& key) {
+  return caches_[key];
+}
+
+Result<HashlineService::Target> HashlineService::locate(const DocumentRef& ref) const {
+  return locateTarget(ref, editor_ ? editor_->documents : nullptr, disk_);
+}
+
+void HashlineService::call(const std::string& raw_method, json params, ServiceCallback done) {
+  // Accept "read", "hashline/read" and "hashline.read" alike.
+  std::string method = raw_method;
+  for (const char* prefix : {"hashline/", "hashline."})
+    if (method.rfind(prefix, 0) == 0) method = method.substr(std::string(prefix).size());
+  if (params.is_null()) params = json::object();
+  try {
+    if (method == "read") {
+      ReadRequest request;
+      if (auto error = parseReadRequest(params, request)) return done(*error);
+      return read(request, std::move(done));
+    }
+    static const std::map<std::string, FormKind> forms = {
+        {"edit", FormKind::Anchors},      {"replace", FormKind::Replace},
+        {"headtail", FormKind::HeadTail}, {"range", FormKind::Range},
+        {"draft", FormKind::Draft},       {"ed", FormKind::Ed}};
+    if (auto form = forms.find(method); form != forms.end()) {
+      FormRequest request;
+      if (auto error = parseFormRequest(form->second, params, request)) return done(*error);
+      return edit(std::move(request), std::move(done));
+    }
+    if (method == "patch") {
+      PatchRequest request;
+      if (auto error = parsePatchRequest(params, request)) return done(*error);
+      return patch(std::move(request), std::move(done));
+    }
+    if (method == "status") return status(params, std::move(done));
+  } catch (const std::exception& e) {
+    log::error("hashline ", method, " failed: ", e.what());
+    return done(RpcError::make(RpcErrorCode::InternalError,
+                               "internal error in " + method + ": " + e.what()));
+  }
+  done(RpcError::make(RpcErrorCode::MethodNotFound, "unknown hashline method " + raw_method));
+}
+
+void HashlineService::read(const ReadRequest& request, ServiceCallback done) {
+  Result<Target> target = locate(request.document);
+  if (!target) return done(refusalToJSON(target.error()));
+  const std::string& session = request.caller.session;
+  Observation& observation = observations_.observe(session, target->key);
+  auto tierOf = [&] {
+    return request.tier ? *request.tier : observation.tier(options_.default_tier);
+  };
+  if (target->open) {
+    Result<const OpenDocument*> readable = editor_->documents->readable(target->key);
+    if (!readable) return done(refusalToJSON(readable.error()));
+    OpenDocument& open = *editor_->documents->find(target->key);
+    open.document.keepSnapshot(); // text forms compare against what was read
+    Result<ReadView> view =
+        readWindow(open.document.text(), open.document.version(), tierOf(), request.from,
+                   request.to, &open.document.changeLog(), &cacheFor(target->key));
+    if (!view) return done(refusalToJSON(view.error()));
+    observation.recordRead(*view);
+    return done(readResultJSON(*view, open.uri, target->path));
+  }
+  Result<DiskText> text = disk_.load(*target->resolved, false);
+  if (!text) return done(refusalToJSON(text.error()));
+  Result<ReadView> view = readWindow(text->text, text->version, tierOf(), request.from, request.to);
+  if (!view) return done(refusalToJSON(view.error()));
+  observation.recordRead(*view);
+  done(readResultJSON(*view, target->uri, target->path));
+}
+
+void HashlineService::edit(FormRequest request, ServiceCallback done) {
+  Result<Target> target = locate(request.document);
+  if (!target) return done(refusalToJSON(target.error()));
+  if (target->open) return editBuffer(std::move(request), std::move(*target), std::move(done));
+  editDisk(request, *target, std::move(done));
+}
+
+void HashlineService::editBuffer(FormRequest request, Target target, ServiceCallback done) {
+  auto shared = std::make_shared<FormRequest>(std::move(request));
+  const std::string key = target.key;
+  BufferPlanner planner = [this, shared, key](OpenDocument& open, bool retry) {
+    TextState state = TextState::ofDocument(open.document);
+    PlanContext context{state};
+    context.observation = observations_.find(shared->caller.session, key);
+    context.cache = &cacheFor(key);
+    context.document = &open.document;
+    context.retry = retry;
+    context.path = open.uri;
+    context.default_tier = options_.default_tier;
+    context.context_lines = options_.context_lines;
+    return planForm(*shared, context);
+  };
+
+  if (shared->dry_run) {
+    Result<const OpenDocument*> readable = editor_->documents->readable(key);
+    if (!readable) return done(refusalToJSON(readable.error()));
+    OpenDocument& open = *editor_->documents->find(key);
+    Result<PlannedEdit> planned = planner(open, false);
+    if (!planned) return done(refusalToJSON(planned.error()));
+    EditSummary summary{
+        open.uri,      target.path, "buffer", open.document.version(), open.document.version(),
+        &planned->plan};
+    summary.diff = documentDiff(planned->before, planned->after, displayName(target));
+    summary.preview = true;
+    return done(editResultJSON(summary));
+  }
+
+  std::string label = "hashline " + std::string(formMethod(shared->kind));
+  applier_->apply(
+      key, label, std::move(planner),
+      [this, shared, target, done = std::move(done)](Result<BufferApplied> outcome) {
+        if (!outcome) return done(refusalToJSON(outcome.error()));
+        BufferApplied& applied = *outcome;
+        OpenDocument* open = editor_->documents->find(target.key);
+        Observation& observation = observations_.observe(shared->caller.session, target.key);
+        std::vector<AnchoredRow> fresh =
+            issueFreshAnchors(applied.committed, applied.version_after, applied.planned.tier,
+                              applied.planned.changed_lines, options_.context_lines,
+                              open ? &open->document.changeLog() : nullptr,
+                              open ? &cacheFor(target.key) : nullptr, &observation);
+        if (open) open->document.keepSnapshot();
+        AppliedEdit record;
+        record.backend = AppliedEdit::Backend::Buffer;
+        record.method = std::string(formMethod(shared->kind));
+        record.caller = shared->caller;
+        record.uri = applied.uri;
+        record.path = target.path;
+        record.version_before = applied.version_before;
+        record.version_after = applied.version_after;
+        record.before = applied.planned.before;
+        record.after = applied.committed;
+        record.plan = applied.planned.plan;
+        report(record);
+        EditSummary summary{
+            applied.uri,           target.path,          "buffer", applied.version_before,
+            applied.version_after, &applied.planned.plan};
+        summary.anchors = std::move(fresh);
+        summary.diff =
+            documentDiff(applied.planned.before, applied.planned.after, displayName(target));
+        summary.attempts = applied.attempts;
+        done(editResultJSON(summary));
+      });
+}
+
+void HashlineService::editDisk(const FormRequest& request, const Target& target,
+                               ServiceCallback done) {
+  Result<DiskText> text = disk_.load(*target.resolved, true);
+  if (!text) return done(refusalToJSON(text.error()));
+  TextState state = text->state();
+  PlanContext context{state};
+  context.observation = observations_.find(request.caller.session, target.key);
+  context.path = target.resolved->real_path;
+  context.default_tier = options_.default_tier;
+  context.context_lines = options_.context_lines;
+  Result<PlannedEdit> planned = planForm(request, context);
+  if (!planned) return done(refusalToJSON(planned.error()));
+  EditSummary summary{target.uri,    target.path,   "disk",
+                      text->version, text->version, &planned->plan};
+  summary.diff = documentDiff(planned->before, planned->after, displayName(target));
+  if (request.dry_run) {
+    summary.preview = true;
+    return done(editResultJSON(summary));
+  }
+  Result<disk::Fingerprint> written = disk_.commit(*text, planned->after);
+  if (!written) return done(refusalToJSON(written.error()));
+  summary.version_after = DiskBackend::versionOf(*written);
+  summary.anchors =
+      issueFreshAnchors(planned->after, summary.version_after, planned->tier,
+                        planned->changed_lines, options_.context_lines, nullptr, nullptr,
+                        &observations_.observe(request.caller.session, target.key));
+  AppliedEdit record;
+  record.backend = AppliedEdit::Backend::Disk;
+  record.kind = text->exists() ? AppliedEdit::Kind::Update : AppliedEdit::Kind::Create;
+  record.method = std::string(formMethod(request.kind));
+  record.caller = request.caller;
+  record.uri = target.uri;
+  record.path = target.path;
+  record.version_before = text->exists() ? text->version : 0;
+  record.version_after = summary.version_after;
+  record.before = planned->before;
+  record.after = planned->after;
+  record.plan = planned->plan;
+  report(record);
+  done(editResultJSON(summary));
+}
+
+void HashlineService::status(const json& params, ServiceCallback done) {
+  json documents = json::array();
+  if (editor_) {
+    for (const std::string& uri : editor_->documents->uris()) {
+      const OpenDocument* open = editor_->documents->find(uri);
+      if (!open) continue;
+      json entry = {{"uri", open->uri},
+                    {"version", open->document.version()},
+                    {"languageId", open->languageId},
+                    {"lineCount", open->document.text().lineCount()},
+                    {"desynced", open->desynced()}};
+      if (open->desynced()) entry["desyncReason"] = open->desyncReason();
+      documents.push_back(std::move(entry));
+    }
+    std::sort(documents.begin(), documents.end(),
+              [](const json& a, const json& b) { return a["uri"] < b["uri"]; });
+  }
+  json result = {{"status", "ok"},
+                 {"mode", editor_ ? "editor" : "disk"},
+                 {"pid", ::getpid()},
+                 {"version", std::string(programVersion())},
+                 {"workspaceRoots", disk_.roots()},
+                 {"documents", std::move(documents)},
+                 {"methods", methods()},
+                 {"tier", std::string(tierName(options_.default_tier))}};
+  if (editor_) result["encoding"] = std::string(encodingName(editor_->documents->encoding()));
+  CallerIdentity caller;
+  if (!parseCaller(params, caller) && params.is_object() && params.contains("session")) {
+    std::size_t observed = 0;
+    for (const auto& [key, observation] : observations_.entries())
+      if (key.first == caller.session && observation.observed()) ++observed;
+    result["session"] = {{"id", caller.session}, {"observedDocuments", observed}};
+  }
+  done(std::move(result));
+}
+
+void HashlineService::report(const AppliedEdit& edit) {
+  log::info("applied ", edit.method, " to ", edit.uri, " (",
+            edit.backend == AppliedEdit::Backend::Buffer ? "buffer" : "disk", ", version ",
+            edit.version_before, " → ", edit.version_after, ")");
+  if (observer_) observer_(edit);
+}
+
+} // namespace hashline::lsp

@@ -1,0 +1,90 @@
+// HashlineService: the AgentService every transport calls (lsp/service/agent_service.h).
+//
+// Routes each call by document: a document open in the editor (the DocumentStore mirror, found
+// by `uri`, or by `path` → file URI) goes to the buffer pipeline (BufferApplier: versioned
+// workspace/applyEdit, confirmed by the mirror); anything else goes to the disk backend
+// (DiskBackend: workspace-confined, atomic writes). Both share the ObservationStore — what each
+// session read, at which version — keyed by canonical URI (file URIs for disk files).
+//
+// Two constructions:
+//  - `forEditor(server)`: inside `hashline lsp`; buffers + disk (roots = the server's workspace
+//    roots). Buffer edits answer asynchronously on the server's io_context, after the editor
+//    confirmed; reads and disk work answer before `call` returns.
+//  - `forDisk(roots)`: no editor (the in-process CLI, tests): everything answers synchronously,
+//    before `call` returns; no io_context needed. Persist what sessions read across runs with
+//    lsp/service/observation_json.h (`loadObservations` before, `saveObservations` after).
+//
+// Methods: read, edit, replace, headtail, range, patch, draft, ed, status. Applied edits are
+// reported to `setEditObserver` (the journal's seam, edit_observer.h).
+// Threading: single-threaded (the io_context's thread, or the caller's for forDisk).
+#pragma once
+
+#include "engine/anchors/line_hash_cache.h"
+#include "engine/verify/observation.h"
+#include "lsp/service/agent_service.h"
+#include "lsp/service/buffer_applier.h"
+#include "lsp/service/disk_backend.h"
+#include "lsp/service/edit_observer.h"
+#include "lsp/service/service_options.h"
+#include "lsp/service/service_request.h"
+#include "lsp/service/service_target.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hashline::lsp {
+
+class LspServer;
+
+class HashlineService : public AgentService {
+public:
+  /// Inside `hashline lsp`: the server's mirror, roots, encoding and connection.
+  static std::unique_ptr<HashlineService> forEditor(LspServer& server, ServiceOptions options = {});
+  /// Disk only, confined to `roots` (directories; relative paths resolve against the first).
+  static std::unique_ptr<HashlineService> forDisk(std::vector<std::string> roots,
+                                                  ServiceOptions options = {});
+  /// General form: `editor` may be null (disk only).
+  HashlineService(std::optional<EditorLink> editor, std::function<std::vector<std::string>()> roots,
+                  ServiceOptions options);
+  ~HashlineService() override;
+
+  void call(const std::string& method, nlohmann::json params, ServiceCallback done) override;
+  std::vector<std::string> methods() const override;
+
+  ObservationStore& observations() { return observations_; }
+  const ObservationStore& observations() const { return observations_; }
+  void setEditObserver(AppliedEditObserver observer) { observer_ = std::move(observer); }
+  const ServiceOptions& options() const { return options_; }
+
+private:
+  using Target = ServiceTarget;
+  Result<Target> locate(const DocumentRef& ref) const;
+  LineHashCache& cacheFor(const std::string& key);
+  /// The name diffs show: the path relative to its root, else the path, else the URI.
+  std::string displayName(const Target& target) const;
+
+  void read(const ReadRequest& request, ServiceCallback done);
+  void edit(FormRequest request, ServiceCallback done);
+  void editBuffer(FormRequest request, Target target, ServiceCallback done);
+  void editDisk(const FormRequest& request, const Target& target, ServiceCallback done);
+  void patch(PatchRequest request, ServiceCallback done);
+  void status(const nlohmann::json& params, ServiceCallback done);
+  void report(const AppliedEdit& edit);
+
+  friend class PatchRun;
+
+  std::optional<EditorLink> editor_;
+  DiskBackend disk_;
+  ServiceOptions options_;
+  ObservationStore observations_;
+  std::unique_ptr<BufferApplier> applier_;
+  std::map<std::string, LineHashCache> caches_; // open documents' line hash caches
+  std::size_t cache_listener_ = 0;
+  AppliedEditObserver observer_;
+};
+
+} // namespace hashline::lsp

@@ -1,0 +1,29 @@
+// PatchRun: one codex patch (`hashline.patch`) across files, some open in the editor, some on
+// disk (DESIGN §5.5, §6 "multi-file requests").
+//
+// 1. Parse, then plan every file against its current text (the mirror for open documents, the
+//    disk otherwise) — one failure refuses the whole patch and nothing changes. Each file that
+//    exists must have been read by the session (NOT_OBSERVED) and not have changed since
+//    (STALE_VERSION; same text is not a change). Deleting or moving a document open in the editor
+//    is refused (CONFLICT): hashline never changes the disk behind a buffer.
+// 2. Apply file by file in patch order: open documents through the buffer pipeline (one versioned
+//    applyEdit each, confirmed; a version race re-plans that file's hunk), disk files atomically.
+// 3. If a file fails part-way, the files already changed are restored newest first (buffers by
+//    an inverse applyEdit, files by atomic writes guarded by what we wrote) and the refusal lists
+//    exactly what was applied and what was rolled back (`applied`, `rolledBack`,
+//    `rollbackFailed`).
+// Result: {status:"applied", files:[{path, uri, kind, backend, version}], diff}.
+// Threading: the service's thread; asynchronous only while a buffer step waits for the editor.
+#pragma once
+
+#include "lsp/service/agent_service.h"
+#include "lsp/service/service_request.h"
+
+namespace hashline::lsp {
+
+class HashlineService;
+
+/// Runs `request` on `service`; `done` is called exactly once.
+void runPatch(HashlineService& service, PatchRequest request, ServiceCallback done);
+
+} // namespace hashline::lsp

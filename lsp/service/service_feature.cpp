@@ -1,0 +1,43 @@
+// Wiring of HashlineService into the LSP method table; see service_feature.h.
+#include "lsp/service/service_feature.h"
+
+#include "lsp/server/lsp_server.h"
+#include "lsp/service/hashline_service.h"
+
+namespace hashline::lsp {
+
+using nlohmann::json;
+
+namespace {
+
+void answer(const Reply& reply, ServiceOutcome outcome) {
+  if (auto* result = std::get_if<json>(&outcome)) return reply.result(std::move(*result));
+  reply.error(std::get<RpcError>(std::move(outcome)));
+}
+
+} // namespace
+
+HashlineService& registerAgentService(LspServer& server) {
+  // Deliberately never destroyed: it listens to the server's DocumentStore, which is destroyed
+  // with the server; the process ends right after the server stops.
+  HashlineService* service =
+      HashlineService::forEditor(server, ServiceOptions::fromEnvironment()).release();
+  for (const std::string& method : service->methods()) {
+    server.methods().addCommand("hashline." + method, [service, method](json arguments,
+                                                                        Reply reply) {
+      json params = arguments.is_array() && !arguments.empty() ? arguments[0] : json::object();
+      if (!params.is_object())
+        return reply.error(RpcErrorCode::InvalidParams,
+                           "hashline." + method + " takes one object argument: arguments: [{...}]");
+      service->call(method, std::move(params),
+                    [reply](ServiceOutcome outcome) { answer(reply, std::move(outcome)); });
+    });
+    server.methods().addRequest("hashline/" + method, [service, method](json params, Reply reply) {
+      service->call(method, std::move(params),
+                    [reply](ServiceOutcome outcome) { answer(reply, std::move(outcome)); });
+    });
+  }
+  return *service;
+}
+
+} // namespace hashline::lsp
