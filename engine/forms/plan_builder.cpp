@@ -124,6 +124,8 @@ bool trimUnchanged(const LineTable& table, Replacement& r) {
   std::string middle;
   for (std::size_t k = prefix; k < n_new - suffix; ++k)
     middle += fresh.normalized[k];
+  if (r.curly_double_quotes || r.curly_single_quotes)
+    middle = curlQuotes(middle, r.curly_double_quotes, r.curly_single_quotes);
   r.begin += cut_front;
   r.end -= cut_back;
   r.new_text = withLineEndings(middle, r.line_ending);
@@ -132,6 +134,27 @@ bool trimUnchanged(const LineTable& table, Replacement& r) {
 }
 
 } // namespace
+
+std::string curlQuotes(std::string_view text, bool double_quotes, bool single_quotes) {
+  std::string out;
+  out.reserve(text.size() + 8);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool curl = (c == '"' && double_quotes) || (c == '\'' && single_quotes);
+    if (!curl) {
+      out.push_back(c);
+      continue;
+    }
+    const char before = i == 0 ? ' ' : text[i - 1];
+    const bool opening = before == ' ' || before == '\t' || before == '\n' || before == '(' ||
+                         before == '[' || before == '{';
+    if (c == '"')
+      out += opening ? "\xE2\x80\x9C" : "\xE2\x80\x9D";
+    else
+      out += opening ? "\xE2\x80\x98" : "\xE2\x80\x99";
+  }
+  return out;
+}
 
 Result<EditPlan> buildPlan(const LineTable& table, std::int64_t base_version,
                            std::vector<Replacement> replacements, const BuildOptions& options) {

@@ -35,12 +35,20 @@ struct Replacement {
   /// A line whose new text differs from the document's only in trailing whitespace counts as
   /// unchanged (and keeps the document's bytes); used by drafts, whose lines match loosely.
   bool ignore_trailing_whitespace = false;
+  /// Write straight quotes of the changed lines as typographic ones (“ ” / ‘ ’), because the
+  /// matched text uses them (Claude Code's quote-style preservation; old/new only).
+  bool curly_double_quotes = false;
+  bool curly_single_quotes = false;
 };
 
 struct BuildOptions {
   std::size_t edit_count = 1; // batch size for "edit i/n" prefixes
   bool allow_no_change = false;
 };
+
+/// `text` with straight quotes turned typographic: an opening quote after the start, whitespace
+/// or an opening bracket, else a closing one (so apostrophes become ’).
+std::string curlQuotes(std::string_view text, bool double_quotes, bool single_quotes);
 
 /// Verifies and converts; `base_version` is copied into the plan.
 Result<EditPlan> buildPlan(const LineTable& table, std::int64_t base_version,

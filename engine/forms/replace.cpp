@@ -14,6 +14,30 @@ Error batchError(Error error, std::size_t index, std::size_t count) {
   return error;
 }
 
+struct QuoteStyle {
+  bool double_quotes = false;
+  bool single_quotes = false;
+};
+
+// The file writes quotes typographically where the agent wrote straight ones: the matched text
+// has curly quotes of a kind and no straight ones of it, while the old text has straight ones.
+QuoteStyle typographicQuotes(const LineTable& table, const std::vector<TextMatch>& matches,
+                             std::string_view old_text) {
+  QuoteStyle style{true, true};
+  for (const TextMatch& match : matches) {
+    std::string_view region =
+        std::string_view(table.text()).substr(match.begin, match.end - match.begin);
+    auto has = [&](std::string_view what) { return region.find(what) != std::string_view::npos; };
+    style.double_quotes =
+        style.double_quotes && !has("\"") && (has("\xE2\x80\x9C") || has("\xE2\x80\x9D"));
+    style.single_quotes =
+        style.single_quotes && !has("'") && (has("\xE2\x80\x98") || has("\xE2\x80\x99"));
+  }
+  style.double_quotes = style.double_quotes && old_text.find('"') != std::string_view::npos;
+  style.single_quotes = style.single_quotes && old_text.find('\'') != std::string_view::npos;
+  return style;
+}
+
 } // namespace
 
 Result<EditPlan> planReplace(const Rope& base, std::int64_t version,
@@ -80,6 +104,12 @@ Result<EditPlan> planReplace(const LineTable& table, std::int64_t version,
     if (search->level != FoldLevel::LineEndings)
       warnings.push_back("edit " + std::to_string(index + 1) + ": " +
                          std::string(levelDescription(search->level)));
+    const QuoteStyle quotes = search->level == FoldLevel::Compatibility
+                                  ? typographicQuotes(table, chosen, old_text)
+                                  : QuoteStyle{};
+    if (quotes.double_quotes || quotes.single_quotes)
+      warnings.push_back("edit " + std::to_string(index + 1) +
+                         ": quotes written in the file's typographic style");
     for (const TextMatch& match : chosen) {
       Replacement r;
       r.begin = match.begin;
@@ -88,6 +118,8 @@ Result<EditPlan> planReplace(const LineTable& table, std::int64_t version,
       r.old_text = old_text;
       r.line_ending = std::string(table.lineEndingAt(table.lineOfByte(match.begin)));
       r.edit_index = index;
+      r.curly_double_quotes = quotes.double_quotes;
+      r.curly_single_quotes = quotes.single_quotes;
       replacements.push_back(std::move(r));
     }
   }

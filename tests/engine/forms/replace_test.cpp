@@ -91,7 +91,9 @@ TEST(Replace, Scenario33FuzzyLadderKeepsUntouchedBytes) {
   std::string text = "keep   \nsay(\xE2\x80\x9Chello\xE2\x80\x9D)  \na\xC2\xA0"
                      "b \xE2\x80\x93 c\nlast\t\n";
   std::string out = replaced(text, {{"say(\"hello\")\na b - c\n", "say(\"bye\")\na b - c\n"}});
-  EXPECT_EQ(out, "keep   \nsay(\"bye\")\na\xC2\xA0"
+  // The changed line keeps the file's typographic quote style (Claude Code).
+  EXPECT_EQ(out, "keep   \nsay(\xE2\x80\x9C"
+                 "bye\xE2\x80\x9D)\na\xC2\xA0"
                  "b \xE2\x80\x93 c\nlast\t\n");
 }
 
@@ -218,7 +220,8 @@ TEST(Replace, FuzzyLevelsOnCrlfDocuments) {
   EXPECT_EQ(replaced("x = \xE2\x80\x9C"
                      "1\xE2\x80\x9D\r\ny\r\n",
                      {{"x = \"1\"\ny", "x = \"2\"\ny"}}),
-            "x = \"2\"\r\ny\r\n");
+            "x = \xE2\x80\x9C"
+            "2\xE2\x80\x9D\r\ny\r\n");
 }
 
 TEST(Replace, NeverMatchesInsideOneCharacter) {
@@ -229,6 +232,22 @@ TEST(Replace, NeverMatchesInsideOneCharacter) {
                      "B\n",
                      {{"AB", "ok"}}),
             "ok\n");
+}
+
+TEST(Replace, TypographicQuoteStyleIsPreserved) {
+  // Claude Code: straight quotes in old match curly ones, and the file's style is kept.
+  std::string text = "She said \xE2\x80\x9Chello\xE2\x80\x9D to Bob\xE2\x80\x99s dog.\n";
+  Result<EditPlan> plan = replace(text, {{"said \"hello\" to Bob's", "said \"goodbye\" to Bob's"}});
+  ASSERT_TRUE(plan.ok()) << plan.error().message;
+  EXPECT_EQ(applied(text, *plan),
+            "She said \xE2\x80\x9Cgoodbye\xE2\x80\x9D to Bob\xE2\x80\x99s dog.\n");
+  // A file with straight quotes keeps straight quotes.
+  EXPECT_EQ(replaced("say(\"a\")\n", {{"say(\"a\")", "say(\"b\")"}}), "say(\"b\")\n");
+  // Curly-quote matches in a file that also uses straight ones: the agent's text as written.
+  EXPECT_EQ(replaced("x = \"s\"; y = \xE2\x80\x9C"
+                     "t\xE2\x80\x9D;\n",
+                     {{"x = \"s\"; y = \"t\";", "x = \"s\"; y = \"u\";"}}),
+            "x = \"s\"; y = \"u\";\n");
 }
 
 TEST(Replace, PlanEditsAreMinimalLines) {
