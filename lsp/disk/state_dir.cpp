@@ -88,7 +88,12 @@ Result<std::string> workspaceStateDirectory(std::string_view canonical_root) {
 Result<std::string> runtimeDirectory() {
   std::string dir = envPath("HASHLINE_RUNTIME_DIR");
   if (dir.empty()) {
-    if (auto xdg = envPath("XDG_RUNTIME_DIR"); !xdg.empty()) {
+    // $XDG_RUNTIME_DIR is only used when it exists and is ours: after `su` it often names
+    // another user's (or a vanished) directory, which we must not create or use.
+    struct stat xdg_stat {};
+    if (auto xdg = envPath("XDG_RUNTIME_DIR");
+        !xdg.empty() && ::stat(xdg.c_str(), &xdg_stat) == 0 && S_ISDIR(xdg_stat.st_mode) &&
+        xdg_stat.st_uid == ::geteuid()) {
       dir = xdg + "/hashline";
     } else {
       std::string tmp = envPath("TMPDIR");

@@ -4,7 +4,8 @@
 // in `$HASHLINE_STATE_DIR` (tests), else `$XDG_STATE_HOME/hashline`, else
 // `~/.local/state/hashline`, with one subdirectory per workspace root. Runtime files (agent
 // sockets, discovery files, lock files) live in `$HASHLINE_RUNTIME_DIR` (tests), else
-// `$XDG_RUNTIME_DIR/hashline`, else `<tmp>/hashline-<uid>`.
+// `$XDG_RUNTIME_DIR/hashline` (when that directory exists and is ours), else
+// `<tmp>/hashline-<uid>`.
 //
 // Every directory made here is 0700. An existing directory is used only when it is a real
 // directory (not a symlink) owned by this user; a group/world-accessible one we own is tightened

@@ -75,8 +75,10 @@ std::size_t sweepStaleTemps(const std::string& dir) {
   std::size_t removed = 0;
   while (const dirent* entry = ::readdir(stream)) {
     if (!isTempName(entry->d_name)) continue;
-    int fd =
-        ::openat(dir_fd, entry->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    // A temp carries its target's mode, which may be write-only: any access mode can flock.
+    constexpr int kFlags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+    int fd = ::openat(dir_fd, entry->d_name, O_RDONLY | kFlags);
+    if (fd < 0 && errno == EACCES) fd = ::openat(dir_fd, entry->d_name, O_WRONLY | kFlags);
     if (fd < 0) continue;
     struct stat opened {
     }, named{};

@@ -239,6 +239,21 @@ TEST(SweepStaleTemps, RemovesOnlyOurStaleRegularTemps) {
   EXPECT_EQ(sweepStaleTemps(dir / "does-not-exist"), 0u);
 }
 
+TEST(SweepStaleTemps, RemovesStaleTempsWithAWriteOnlyMode) {
+  // A temp gets its target's mode before publication; a write-only one must still be sweepable
+  // by its (unprivileged) owner, who cannot open it for reading.
+  TempDir dir;
+  std::string temp = dir / ".hashline-tmp.log.txt.00000000cafef00d";
+  writeRaw(temp, "stale\n", 0200);
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0777), 0);
+  if (::geteuid() == 0) {
+    ASSERT_EQ(::chown(temp.c_str(), 65534, 65534), 0);
+  }
+  int code = testing::runInChildAsNobody([&] { return sweepStaleTemps(dir.path()) == 1 ? 0 : 1; });
+  EXPECT_EQ(code, 0);
+  EXPECT_TRUE(listDir(dir.path()).empty());
+}
+
 TEST(SweepStaleTemps, TheNextRunsFirstWriteSweepsTheDirectory) {
   TempDir dir;
   writeRaw(dir / "file.txt", "old\n");

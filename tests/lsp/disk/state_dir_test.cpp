@@ -2,6 +2,7 @@
 #include "disk_test_util.h"
 #include "lsp/disk/state_dir.h"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -75,6 +76,15 @@ TEST(RuntimeDirectory, LocationsByEnvironment) {
     ASSERT_TRUE(made.ok()) << made.error().message;
     EXPECT_EQ(*made, dir / "xdg-run/hashline");
     EXPECT_EQ(fileMode(*made), 0700u);
+  }
+  {
+    // A stale $XDG_RUNTIME_DIR (after `su`, say) is not created: the temp-dir fallback is used.
+    ScopedEnv xdg("XDG_RUNTIME_DIR", dir / "vanished-run");
+    ScopedEnv tmp("TMPDIR", dir.path());
+    auto made = runtimeDirectory();
+    ASSERT_TRUE(made.ok()) << made.error().message;
+    EXPECT_EQ(*made, dir / ("hashline-" + std::to_string(::geteuid())));
+    EXPECT_FALSE(std::filesystem::exists(dir / "vanished-run"));
   }
   {
     ScopedEnv xdg("XDG_RUNTIME_DIR", std::nullopt);
