@@ -5,7 +5,9 @@
 // line, then the NFKC subset + typographic folds); uniqueness is counted at the loosest level.
 // Only the matched bytes change, and lines the agent left unchanged inside a match keep their
 // bytes (plan_builder.h). New text is inserted literally (`$&`, `$1`, `\n` are just characters)
-// and its line breaks take the ending of the line the match starts on (mixed files stay mixed).
+// and its line breaks take the ending of the line the match starts on (mixed files stay mixed);
+// where the match needed folding because the file writes quotes typographically, the changed
+// lines' straight quotes are written in that style (Claude Code's quote-style preservation).
 //
 // Checks and their order, per edit in request order, then for the batch:
 //   new text not text / carrying pasted read prefixes → NOT_TEXT / MALFORMED_ANCHOR
