@@ -1,0 +1,397 @@
+// LspClient: spawn, pipe I/O, the reader thread and the waiting helpers.
+#include "tests/lsp/support/lsp_client.h"
+
+#include "lsp/transport/framing.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <openssl/evp.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace hashline::test {
+
+using json = nlohmann::json;
+
+std::string sha256Hex(std::string_view bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out.push_back(kHex[digest[i] >> 4]);
+    out.push_back(kHex[digest[i] & 15]);
+  }
+  return out;
+}
+
+LspClient::LspClient(LspClientOptions options) : options_(std::move(options)) {
+  ::signal(SIGPIPE, SIG_IGN); // a dead server must fail a write, not kill the test
+  char log_template[] = "/tmp/hashline-test-log-XXXXXX";
+  int log_fd = ::mkstemp(log_template);
+  log_path_ = log_template;
+
+  int in_pipe[2], out_pipe[2];
+  if (::pipe2(in_pipe, O_CLOEXEC) != 0 || ::pipe2(out_pipe, O_CLOEXEC) != 0) {
+    ADD_FAILURE() << "pipe: " << std::strerror(errno);
+    return;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in_pipe[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
+
+  std::vector<std::string> argv_strings = {options_.binary};
+  argv_strings.insert(argv_strings.end(), options_.args.begin(), options_.args.end());
+  std::vector<char*> argv;
+  for (auto& arg : argv_strings)
+    argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  int error =
+      ::posix_spawn(&pid_, options_.binary.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(in_pipe[0]);
+  ::close(out_pipe[1]);
+  ::close(log_fd);
+  to_server_ = in_pipe[1];
+  from_server_ = out_pipe[0];
+  if (error != 0) {
+    ADD_FAILURE() << "cannot start " << options_.binary << ": " << std::strerror(error);
+    pid_ = -1;
+    return;
+  }
+  reader_ = std::thread([this] { readLoop(); });
+}
+
+LspClient::~LspClient() {
+  closeInput();
+  if (pid_ > 0 && !exit_code_) {
+    // Give the server a moment to notice EOF; then make sure it is gone.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (running() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (running()) {
+      ::kill(pid_, SIGKILL);
+      waitForExit();
+    }
+  }
+  if (reader_.joinable()) reader_.join();
+  if (from_server_ >= 0) ::close(from_server_);
+  if (!log_path_.empty()) ::unlink(log_path_.c_str());
+}
+
+// --- the wire ----------------------------------------------------------------------------------
+
+bool LspClient::sendRaw(std::string_view bytes) {
+  if (to_server_ < 0) return false;
+  while (!bytes.empty()) {
+    ssize_t written = ::write(to_server_, bytes.data(), bytes.size());
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
+
+bool LspClient::sendBody(std::string_view body) {
+  return sendRaw(lsp::frameMessage(body));
+}
+
+bool LspClient::send(const json& message) {
+  return sendBody(message.dump());
+}
+
+void LspClient::readLoop() {
+  lsp::FrameParser parser(lsp::FramingLimits{std::size_t{1} << 31, 1 << 16});
+  char buffer[64 * 1024];
+  while (true) {
+    ssize_t got = ::read(from_server_, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    parser.feed(std::string_view(buffer, static_cast<std::size_t>(got)));
+    for (lsp::FrameEvent event = parser.next(); event.kind != lsp::FrameEvent::NeedMore;
+         event = parser.next()) {
+      if (event.kind != lsp::FrameEvent::Message) {
+        std::lock_guard lock(mutex_);
+        output_problems_.push_back("server output framing: " + event.problem);
+        continue;
+      }
+      json message = json::parse(event.body, nullptr, false);
+      if (message.is_discarded()) {
+        std::lock_guard lock(mutex_);
+        output_problems_.push_back("server wrote invalid JSON: " + event.body.substr(0, 200));
+        continue;
+      }
+      file(std::move(message));
+    }
+  }
+  std::lock_guard lock(mutex_);
+  output_closed_ = true;
+  changed_.notify_all();
+}
+
+void LspClient::file(json message) {
+  std::lock_guard lock(mutex_);
+  if (!message.is_object() || message.value("jsonrpc", "") != "2.0") {
+    output_problems_.push_back("server wrote a non-JSON-RPC message: " + message.dump());
+  } else if (message.contains("method")) {
+    (message.contains("id") ? server_requests_ : notifications_).push_back(std::move(message));
+  } else if (message.contains("id") && !message["id"].is_null()) {
+    std::string key = message["id"].dump(); // before the move: json::operator= takes by value
+    responses_[key] = std::move(message);
+  } else {
+    unmatched_responses_.push_back(std::move(message));
+  }
+  changed_.notify_all();
+}
+
+template <class Pred> bool LspClient::waitFor(Pred ready, const std::string& what) {
+  std::unique_lock lock(mutex_);
+  bool satisfied = false; // `ready` may take what it found, so it is called only until true
+  changed_.wait_for(lock, options_.timeout, [&] {
+    satisfied = satisfied || ready();
+    return satisfied || output_closed_;
+  });
+  if (satisfied) return true;
+  ADD_FAILURE() << (output_closed_ ? "server closed its output" : "timed out")
+                << " while waiting for " << what << "\n--- server log ---\n"
+                << [this] {
+                     std::ifstream in(log_path_);
+                     std::stringstream text;
+                     text << in.rdbuf();
+                     std::string all = text.str();
+                     return all.size() > 4000 ? "..." + all.substr(all.size() - 4000) : all;
+                   }();
+  return false;
+}
+
+// --- JSON-RPC ----------------------------------------------------------------------------------
+
+std::int64_t LspClient::request(const std::string& method, json params) {
+  std::int64_t id = next_id_++;
+  send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
+  return id;
+}
+
+void LspClient::notify(const std::string& method, json params) {
+  send({{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+}
+
+json LspClient::waitResponse(const json& id) {
+  std::string key = id.dump();
+  if (!waitFor([&] { return responses_.count(key) > 0; }, "the response to request " + key))
+    return nullptr;
+  std::lock_guard lock(mutex_);
+  json response = std::move(responses_[key]);
+  responses_.erase(key);
+  return response;
+}
+
+json LspClient::call(const std::string& method, json params) {
+  return waitResponse(request(method, std::move(params)));
+}
+
+json LspClient::callResult(const std::string& method, json params) {
+  json response = call(method, std::move(params));
+  if (!response.contains("result")) {
+    ADD_FAILURE() << method << " failed: " << response.dump();
+    return nullptr;
+  }
+  return response["result"];
+}
+
+json LspClient::callError(const std::string& method, json params) {
+  json response = call(method, std::move(params));
+  if (!response.contains("error")) {
+    ADD_FAILURE() << method << " was expected to fail but answered " << response.dump();
+    return nullptr;
+  }
+  return response["error"];
+}
+
+void LspClient::sync() {
+  json response = call("hashline-test/sync-barrier");
+  if (response.is_null()) ADD_FAILURE() << "sync failed";
+}
+
+json LspClient::waitNotification(const std::string& method) {
+  json found;
+  waitFor(
+      [&] {
+        for (auto it = notifications_.begin(); it != notifications_.end(); ++it)
+          if ((*it)["method"] == method) {
+            found = std::move(*it);
+            notifications_.erase(it);
+            return true;
+          }
+        return false;
+      },
+      "notification " + method);
+  return found;
+}
+
+std::vector<json> LspClient::takeNotifications(const std::string& method) {
+  std::lock_guard lock(mutex_);
+  std::vector<json> out;
+  std::deque<json> rest;
+  for (auto& message : notifications_)
+    (message["method"] == method ? out.emplace_back(std::move(message))
+                                 : rest.emplace_back(std::move(message)));
+  notifications_ = std::move(rest);
+  return out;
+}
+
+json LspClient::waitServerRequest(const std::string& method) {
+  json found;
+  waitFor(
+      [&] {
+        for (auto it = server_requests_.begin(); it != server_requests_.end(); ++it)
+          if ((*it)["method"] == method) {
+            found = std::move(*it);
+            server_requests_.erase(it);
+            return true;
+          }
+        return false;
+      },
+      "server request " + method);
+  return found;
+}
+
+void LspClient::respond(const json& id, json result) {
+  send({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+}
+
+void LspClient::respondError(const json& id, int code, const std::string& message) {
+  send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+}
+
+std::vector<json> LspClient::takeUnmatchedResponses() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(unmatched_responses_, {});
+}
+
+json LspClient::waitNullIdResponse() {
+  json found;
+  waitFor(
+      [&] {
+        if (unmatched_responses_.empty()) return false;
+        found = std::move(unmatched_responses_.front());
+        unmatched_responses_.erase(unmatched_responses_.begin());
+        return true;
+      },
+      "a response with id null");
+  return found;
+}
+
+// --- LSP helpers -------------------------------------------------------------------------------
+
+json LspClient::initialize(json capabilities, json extra_params) {
+  json params = {{"processId", nullptr},
+                 {"clientInfo", {{"name", "hashline-test"}}},
+                 {"rootUri", nullptr},
+                 {"capabilities", std::move(capabilities)}};
+  for (auto& [key, value] : extra_params.items())
+    params[key] = value;
+  json result = callResult("initialize", std::move(params));
+  notify("initialized");
+  return result;
+}
+
+void LspClient::didOpen(const std::string& uri, const std::string& text, std::int64_t version,
+                        const std::string& languageId) {
+  notify("textDocument/didOpen",
+         {{"textDocument",
+           {{"uri", uri}, {"languageId", languageId}, {"version", version}, {"text", text}}}});
+}
+
+void LspClient::didChange(const std::string& uri, std::int64_t version, std::vector<json> changes) {
+  notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", version}}},
+                                    {"contentChanges", json(std::move(changes))}});
+}
+
+void LspClient::didClose(const std::string& uri) {
+  notify("textDocument/didClose", {{"textDocument", {{"uri", uri}}}});
+}
+
+json LspClient::change(std::uint32_t start_line, std::uint32_t start_character,
+                       std::uint32_t end_line, std::uint32_t end_character,
+                       const std::string& text) {
+  return {{"range",
+           {{"start", {{"line", start_line}, {"character", start_character}}},
+            {"end", {{"line", end_line}, {"character", end_character}}}}},
+          {"text", text}};
+}
+
+json LspClient::fullChange(const std::string& text) {
+  return {{"text", text}};
+}
+
+json LspClient::snapshot(const std::string& uri) {
+  return callResult("hashline/snapshot", {{"textDocument", {{"uri", uri}}}});
+}
+
+// --- the process -------------------------------------------------------------------------------
+
+std::optional<int> LspClient::shutdownAndExit() {
+  json response = call("shutdown", nullptr);
+  if (!response.contains("result") || !response["result"].is_null())
+    ADD_FAILURE() << "shutdown answered " << response.dump();
+  notify("exit", nullptr);
+  return waitForExit();
+}
+
+void LspClient::closeInput() {
+  if (to_server_ >= 0) {
+    ::close(to_server_);
+    to_server_ = -1;
+  }
+}
+
+bool LspClient::running() {
+  if (pid_ <= 0 || exit_code_) return false;
+  int status = 0;
+  pid_t done = ::waitpid(pid_, &status, WNOHANG);
+  if (done == 0) return true;
+  if (done == pid_) exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return false;
+}
+
+std::optional<int> LspClient::waitForExit() {
+  auto deadline = std::chrono::steady_clock::now() + options_.timeout;
+  while (running()) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ADD_FAILURE() << "the server did not exit";
+      return std::nullopt;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return exit_code_;
+}
+
+std::string LspClient::log() const {
+  std::ifstream in(log_path_);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> LspClient::outputProblems() const {
+  std::lock_guard lock(mutex_);
+  return output_problems_;
+}
+
+} // namespace hashline::test
