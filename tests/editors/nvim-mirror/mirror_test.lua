@@ -1,0 +1,201 @@
+-- Headless Neovim 0.7.2 as the editor of `hashline lsp`: type into a real buffer in many ways
+-- and check after each step that hashline/snapshot (SHA-256, line count, version) equals the
+-- buffer's own text as Neovim sends it (lines joined by the fileformat's EOL, plus a final EOL
+-- when 'eol' is set).
+--
+-- Run by run.sh:  nvim --headless --clean -n -i NONE -c "luafile mirror_test.lua"
+-- Env: HASHLINE_BIN (the binary), WORK (scratch dir). Writes $WORK/results.txt; exits 0 when
+-- every check passed (qa!), 1 otherwise (cq!).
+local bin = assert(os.getenv('HASHLINE_BIN'), 'HASHLINE_BIN is not set')
+local work = os.getenv('WORK') or '/tmp/hashline-nvim-mirror'
+vim.fn.mkdir(work, 'p')
+local out = assert(io.open(work .. '/results.txt', 'w'))
+local passed, failed = 0, 0
+
+local function say(line)
+  out:write(line .. '\n')
+  out:flush()
+end
+
+local function record(name, ok, detail)
+  if ok then
+    passed = passed + 1
+    say('PASS ' .. name)
+  else
+    failed = failed + 1
+    say('FAIL ' .. name .. (detail and (': ' .. detail) or ''))
+  end
+end
+
+local function finish()
+  say(string.format('%d passed, %d failed', passed, failed))
+  out:close()
+  vim.cmd((failed == 0 and passed > 0) and 'qa!' or 'cq!')
+end
+
+local client_id, bufnr, client
+
+-- The text Neovim's LSP client mirrors for the buffer (vim.lsp's buf_get_full_text).
+local function buffer_text(buf)
+  local eol = ({ unix = '\n', dos = '\r\n', mac = '\r' })[vim.bo[buf].fileformat]
+  local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, true), eol)
+  if vim.bo[buf].eol then text = text .. eol end
+  return text
+end
+
+-- hashline/snapshot, synchronously (spins the event loop while waiting).
+local function snapshot(buf)
+  local reply
+  client.request('hashline/snapshot', { textDocument = { uri = vim.uri_from_bufnr(buf) } },
+    function(err, result) reply = { err = err, result = result } end, buf)
+  if not vim.wait(20000, function() return reply ~= nil end, 5) then return nil, 'no reply' end
+  if reply.err then return nil, vim.inspect(reply.err) end
+  return reply.result
+end
+
+local function check(name, buf)
+  buf = buf or bufnr
+  local text = buffer_text(buf)
+  local snap, err = snapshot(buf)
+  if not snap then return record(name, false, err) end
+  local want = vim.fn.sha256(text)
+  local unified = text:gsub('\r\n', '\n') -- CRLF is one line break
+  local _, breaks = unified:gsub('[\r\n]', '')
+  local problems = {}
+  if snap.sha256 ~= want then table.insert(problems, 'sha256 ' .. snap.sha256 .. ' ~= buffer ' .. want) end
+  if snap.lineCount ~= breaks + 1 then
+    table.insert(problems, 'lineCount ' .. snap.lineCount .. ' ~= ' .. (breaks + 1))
+  end
+  local tick = vim.lsp.util.buf_versions[buf]
+  if tick and snap.version ~= tick then
+    table.insert(problems, 'version ' .. snap.version .. ' ~= buffer version ' .. tick)
+  end
+  record(name, #problems == 0, table.concat(problems, '; '))
+end
+
+local function keys(sequence)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(sequence, true, false, true), 'xt', false)
+end
+
+local ok, err = pcall(function()
+  local sample = work .. '/sample.txt'
+  local f = assert(io.open(sample, 'w'))
+  f:write('hello world\nemoji \u{1F600} here\n\u{4E2D}\u{6587} line\n\tindented\nlast line\n')
+  f:close()
+  vim.cmd('edit ' .. vim.fn.fnameescape(sample))
+  bufnr = vim.api.nvim_get_current_buf()
+
+  local initialized = false
+  client_id = vim.lsp.start_client({
+    name = 'hashline',
+    cmd = { bin, 'lsp', '--log-file', work .. '/hashline.log', '--log-level', 'debug' },
+    root_dir = work,
+    flags = { debounce_text_changes = 0 },
+    on_init = function() initialized = true end,
+  })
+  assert(client_id, 'start_client failed')
+  assert(vim.lsp.buf_attach_client(bufnr, client_id), 'buf_attach_client failed')
+  assert(vim.wait(10000, function() return initialized end, 10), 'initialize timed out')
+  client = vim.lsp.get_client_by_id(client_id)
+  record('negotiated utf-16 (Neovim 0.7.2 offers no encodings)', client.offset_encoding == 'utf-16',
+    client.offset_encoding)
+
+  check('didOpen mirrors the file')
+
+  -- API edits: byte columns in the API, UTF-16 columns on the wire.
+  vim.api.nvim_buf_set_text(bufnr, 1, 10, 1, 10, { 'X' }) -- right after the emoji
+  check('set_text after an astral character')
+  vim.api.nvim_buf_set_text(bufnr, 2, 3, 2, 6, { '\u{56FD}' }) -- replace 文 by 国
+  check('set_text replacing a CJK character')
+  vim.api.nvim_buf_set_text(bufnr, 0, 5, 2, 0, { ' spans', 'two ' }) -- multi-line replacement
+  check('set_text across lines')
+  vim.api.nvim_buf_set_lines(bufnr, 1, 1, false, { 'inserted \u{1D4B3}', 'another' })
+  check('set_lines inserting lines')
+  vim.api.nvim_buf_set_lines(bufnr, 0, 2, false, {})
+  check('set_lines deleting lines')
+  vim.api.nvim_buf_set_lines(bufnr, -1, -1, false, { 'appended at the end' })
+  check('set_lines appending at the end')
+
+  -- Real typing through insert mode.
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  keys('A typed<Esc>')
+  check('typing at the end of a line')
+  keys('Go\u{E9}t\u{E9} \u{1F600} \u{4E2D}<Esc>')
+  check('typing a new line with multibyte characters')
+  keys('0x')
+  check('x deletes a 2-byte character')
+  keys('gg0i<CR><CR><Esc>')
+  check('Enter at the start of the buffer')
+  keys('jjJ')
+  check('J joins lines')
+  keys('ggdd')
+  check('dd deletes a line')
+  keys('u')
+  check('undo')
+  keys('<C-r>')
+  check('redo')
+  keys('G$i<BS><BS><BS><Esc>')
+  check('backspace over astral and CJK characters')
+  keys('ggi<BS><Esc>jI<BS><Esc>')
+  check('backspace at a line start joins lines')
+  keys('ggyG')
+  keys('Gp')
+  check('paste of the whole buffer')
+  keys(':%s/e/\u{20AC}/g<CR>')
+  check(':substitute on every line')
+  keys('gg>G')
+  check('shift every line')
+  keys('ggVGgU')
+  check('uppercase every line')
+
+  -- Many random edits in a larger buffer.
+  local lines = {}
+  for i = 1, 3000 do
+    lines[i] = string.format('line %d \u{4E2D}\u{1F600} %s', i, string.rep('x', i % 40))
+  end
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
+  check('replace everything with 3000 lines')
+  math.randomseed(7)
+  local pieces = { 'a', '\u{E9}', '\u{4E2D}', '\u{1F600}', 'zz', '' }
+  for step = 1, 400 do
+    local count = vim.api.nvim_buf_line_count(bufnr)
+    local row = math.random(0, count - 1)
+    local line = vim.api.nvim_buf_get_lines(bufnr, row, row + 1, true)[1]
+    -- A byte column on a character boundary.
+    local chars = vim.fn.strchars(line)
+    local col = vim.fn.byteidx(line, math.random(0, chars))
+    local kind = math.random(1, 4)
+    if kind == 1 then
+      vim.api.nvim_buf_set_text(bufnr, row, col, row, col, { pieces[math.random(#pieces)] })
+    elseif kind == 2 and col < #line then
+      local stop = vim.fn.byteidx(line, vim.fn.charidx(line, col) + 1)
+      vim.api.nvim_buf_set_text(bufnr, row, col, row, stop, {})
+    elseif kind == 3 then
+      vim.api.nvim_buf_set_text(bufnr, row, col, row, col, { '', '' }) -- split the line
+    elseif row + 1 < count then
+      vim.api.nvim_buf_set_lines(bufnr, row, row + 1, false, {}) -- delete a line
+    end
+    if step % 100 == 0 then check('random edits, step ' .. step) end
+  end
+
+  -- Saving is not a change; a second buffer is mirrored on its own.
+  vim.cmd('write')
+  check('after :write')
+  local other = work .. '/other.txt'
+  local g = assert(io.open(other, 'w'))
+  g:write('second\r\nfile\r\n')
+  g:close()
+  vim.cmd('edit ++ff=dos ' .. vim.fn.fnameescape(other))
+  local buf2 = vim.api.nvim_get_current_buf()
+  vim.lsp.buf_attach_client(buf2, client_id)
+  vim.wait(200)
+  check('second buffer with CRLF line endings', buf2)
+  keys('ggA!<Esc>')
+  check('typing in the CRLF buffer', buf2)
+  check('first buffer unaffected', bufnr)
+
+  vim.lsp.stop_client(client_id)
+  vim.wait(500)
+end)
+if not ok then record('script error', false, tostring(err)) end
+finish()
