@@ -1,0 +1,191 @@
+// The agent socket: accept, check the peer, serve JSON-RPC over each connection.
+#include "lsp/agent/agent_endpoint.h"
+
+#include "lsp/agent/discovery.h"
+#include "lsp/disk/state_dir.h"
+#include "lsp/rpc/json_rpc.h"
+#include "lsp/support/log.h"
+#include "lsp/transport/stream_transport.h"
+#include "lsp/version.h"
+
+#include <algorithm>
+#include <boost/asio/post.hpp>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <ctime>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace hashline::lsp {
+
+using boost::asio::local::stream_protocol;
+using nlohmann::json;
+
+bool peerIsSameUser(int fd, std::string& why_not) {
+  ucred credentials{};
+  socklen_t length = sizeof(credentials);
+  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) {
+    why_not = std::string("SO_PEERCRED failed: ") + std::strerror(errno);
+    return false;
+  }
+  if (credentials.uid != ::geteuid()) {
+    why_not = "peer uid " + std::to_string(credentials.uid) + " (pid " +
+              std::to_string(credentials.pid) + ") is not this user (uid " +
+              std::to_string(::geteuid()) + ")";
+    return false;
+  }
+  return true;
+}
+
+/// One agent's connection: a JSON-RPC peer whose requests go to the service.
+class AgentConnection : public RpcHandler {
+public:
+  AgentConnection(AgentEndpoint& endpoint, stream_protocol::socket socket)
+      : endpoint_(endpoint), transport_(makeSocketTransport(std::move(socket), endpoint.limits_)),
+        connection_(endpoint.io_, *transport_, *this) {}
+
+  void start() { connection_.start(); }
+
+  void onRequest(const std::string& method, json params, Reply reply) override {
+    static const std::string kPrefix = "hashline/";
+    if (method == "hashline/ping") return reply.result(json{{"pong", true}});
+    if (method.rfind(kPrefix, 0) != 0)
+      return reply.error(RpcErrorCode::MethodNotFound, "unknown method '" + method + "'");
+    std::string name = method.substr(kPrefix.size());
+    const auto methods = endpoint_.service_.methods();
+    if (std::find(methods.begin(), methods.end(), name) == methods.end())
+      return reply.error(RpcErrorCode::MethodNotFound, "unknown method '" + method + "'");
+    if (!params.is_object())
+      return reply.error(RpcErrorCode::InvalidParams, method + " takes an object as params");
+    endpoint_.service_.call(name, std::move(params), [reply](ServiceOutcome outcome) {
+      if (auto* result = std::get_if<json>(&outcome)) return reply.result(std::move(*result));
+      reply.error(std::get<RpcError>(std::move(outcome)));
+    });
+  }
+
+  void onNotification(const std::string& method, json) override {
+    log::debug("agent socket: ignoring notification ", method);
+  }
+
+  void onInputClosed(const std::string& problem) override {
+    if (!problem.empty()) log::warn("agent connection closed: ", problem);
+    // Drop later: we are inside the connection's own callback.
+    std::weak_ptr<int> alive = endpoint_.alive_;
+    AgentEndpoint* endpoint = &endpoint_;
+    connection_.close([alive, endpoint, self = this] {
+      if (alive.expired()) return;
+      boost::asio::post(endpoint->io_, [alive, endpoint, self] {
+        if (!alive.expired()) endpoint->dropConnection(self);
+      });
+    });
+  }
+
+private:
+  AgentEndpoint& endpoint_;
+  std::unique_ptr<SocketTransport> transport_;
+  JsonRpcConnection connection_;
+};
+
+AgentEndpoint::AgentEndpoint(boost::asio::io_context& io, AgentService& service,
+                             FramingLimits limits)
+    : io_(io), service_(service), limits_(limits) {}
+
+AgentEndpoint::~AgentEndpoint() {
+  stop();
+  connections_.clear();
+}
+
+Status AgentEndpoint::listen(const std::vector<std::string>& roots) {
+  auto dir = disk::runtimeDirectory();
+  if (!dir) return dir.error();
+  socket_path_ = *dir + "/sidecar-" + std::to_string(::getpid()) + ".sock";
+  ::unlink(socket_path_.c_str()); // a leftover of a dead process with our pid
+  boost::system::error_code error;
+  acceptor_ = std::make_unique<stream_protocol::acceptor>(io_);
+  // Created 0600 from the start: no window in which another user could connect.
+  mode_t previous = ::umask(0177);
+  acceptor_->open(stream_protocol(), error);
+  if (!error) acceptor_->bind(stream_protocol::endpoint(socket_path_), error);
+  ::umask(previous);
+  if (!error) acceptor_->listen(64, error);
+  if (error) {
+    acceptor_.reset();
+    return Error::make(ErrorCode::IoError,
+                       "cannot listen on " + socket_path_ + ": " + error.message());
+  }
+  ::chmod(socket_path_.c_str(), 0600);
+  updateRoots(roots);
+  log::info("agent socket listening on ", socket_path_);
+  acceptNext();
+  return Status::success();
+}
+
+void AgentEndpoint::updateRoots(const std::vector<std::string>& roots) {
+  if (!acceptor_) return;
+  agent::SidecarInfo info;
+  info.pid = ::getpid();
+  for (const auto& root : roots) {
+    char resolved[PATH_MAX];
+    info.roots.push_back(::realpath(root.c_str(), resolved) ? std::string(resolved) : root);
+  }
+  info.socket = socket_path_;
+  info.version = std::string(programVersion());
+  std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  info.started = stamp;
+  auto file = agent::publishSidecar(info);
+  if (!file) {
+    log::error("agent socket: ", file.error().message);
+    return;
+  }
+  discovery_file_ = *file;
+}
+
+void AgentEndpoint::stop() {
+  if (acceptor_) {
+    boost::system::error_code ignored;
+    acceptor_->close(ignored);
+    acceptor_.reset();
+    ::unlink(socket_path_.c_str());
+  }
+  agent::withdrawSidecar(discovery_file_);
+  discovery_file_.clear();
+}
+
+void AgentEndpoint::acceptNext() {
+  if (!acceptor_) return;
+  std::weak_ptr<int> alive = alive_;
+  acceptor_->async_accept(
+      [this, alive](boost::system::error_code error, stream_protocol::socket socket) {
+        if (alive.expired() || !acceptor_) return;
+        if (error) {
+          if (error != boost::asio::error::operation_aborted) {
+            log::warn("agent socket accept failed: ", error.message());
+            acceptNext();
+          }
+          return;
+        }
+        std::string why_not;
+        if (!peerIsSameUser(socket.native_handle(), why_not)) {
+          log::warn("agent socket: refused a connection: ", why_not);
+          boost::system::error_code ignored;
+          socket.close(ignored);
+        } else {
+          auto connection = std::make_unique<AgentConnection>(*this, std::move(socket));
+          AgentConnection* raw = connection.get();
+          connections_.emplace(raw, std::move(connection));
+          raw->start();
+        }
+        acceptNext();
+      });
+}
+
+void AgentEndpoint::dropConnection(AgentConnection* connection) {
+  connections_.erase(connection);
+}
+
+} // namespace hashline::lsp

@@ -1,0 +1,135 @@
+// Discovery files of running sidecars: publish, withdraw, list, match a path.
+#include "lsp/agent/discovery.h"
+
+#include "lsp/disk/state_dir.h"
+#include "lsp/disk/workspace_roots.h"
+#include "lsp/support/log.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace hashline::agent {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kPrefix = "sidecar-";
+constexpr const char* kSuffix = ".json";
+
+json toJSON(const SidecarInfo& info) {
+  return json{{"pid", info.pid},
+              {"roots", info.roots},
+              {"socket", info.socket},
+              {"version", info.version},
+              {"started", info.started}};
+}
+
+std::optional<SidecarInfo> fromJSON(const json& value, const std::string& file) {
+  if (!value.is_object()) return std::nullopt;
+  SidecarInfo info;
+  try {
+    info.pid = value.at("pid").get<std::int64_t>();
+    info.roots = value.at("roots").get<std::vector<std::string>>();
+    info.socket = value.at("socket").get<std::string>();
+    info.version = value.value("version", "");
+    info.started = value.value("started", "");
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+  info.discovery_file = file;
+  return info;
+}
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+} // namespace
+
+bool processAlive(std::int64_t pid) {
+  if (pid <= 0) return false;
+  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+Result<std::string> publishSidecar(const SidecarInfo& info) {
+  auto dir = disk::runtimeDirectory();
+  if (!dir) return dir.error();
+  std::string file = *dir + "/" + kPrefix + std::to_string(info.pid) + kSuffix;
+  std::string temp = file + ".tmp";
+  {
+    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+      return Error::make(ErrorCode::IoError,
+                         "cannot write discovery file " + temp + ": " + std::strerror(errno));
+    std::string body = toJSON(info).dump(2) + "\n";
+    bool ok = ::write(fd, body.data(), body.size()) == static_cast<ssize_t>(body.size());
+    ok = ::fsync(fd) == 0 && ok;
+    ::close(fd);
+    if (!ok || ::rename(temp.c_str(), file.c_str()) != 0) {
+      ::unlink(temp.c_str());
+      return Error::make(ErrorCode::IoError, "cannot publish discovery file " + file);
+    }
+  }
+  return file;
+}
+
+void withdrawSidecar(const std::string& discovery_file) {
+  if (!discovery_file.empty()) ::unlink(discovery_file.c_str());
+}
+
+std::vector<SidecarInfo> liveSidecars() {
+  std::vector<SidecarInfo> found;
+  auto dir = disk::runtimeDirectory();
+  if (!dir) return found;
+  DIR* handle = ::opendir(dir->c_str());
+  if (!handle) return found;
+  while (dirent* entry = ::readdir(handle)) {
+    std::string name = entry->d_name;
+    if (name.rfind(kPrefix, 0) != 0 || !endsWith(name, kSuffix)) continue;
+    std::string file = *dir + "/" + name;
+    std::ifstream in(file);
+    json value = json::parse(in, nullptr, /*allow_exceptions=*/false);
+    auto info = fromJSON(value, file);
+    if (!info) continue; // being written, or not ours: leave it alone
+    if (!processAlive(info->pid)) {
+      log::info("sweeping discovery file of dead sidecar pid ", info->pid);
+      ::unlink(file.c_str());
+      std::string socket_dir = *dir + "/";
+      if (info->socket.rfind(socket_dir, 0) == 0) ::unlink(info->socket.c_str());
+      continue;
+    }
+    found.push_back(std::move(*info));
+  }
+  ::closedir(handle);
+  return found;
+}
+
+std::optional<SidecarInfo> findSidecarFor(const std::string& real_path) {
+  std::optional<SidecarInfo> best;
+  std::size_t best_depth = 0;
+  for (auto& info : liveSidecars()) {
+    for (const auto& root : info.roots) {
+      if (!disk::isSameOrBelow(real_path, root)) continue;
+      if (!best || root.size() > best_depth) {
+        best_depth = root.size();
+        best = info;
+      }
+    }
+  }
+  return best;
+}
+
+} // namespace hashline::agent
