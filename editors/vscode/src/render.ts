@@ -71,8 +71,41 @@ export function renderRefusal(e: Refusal): string {
   return out.join('\n');
 }
 
+interface PatchFile {
+  path?: string;
+  uri?: string;
+  kind?: string;
+  version?: number;
+  backend?: string;
+  anchors?: ReadLine[];
+}
+
+// A patch result names each file it touched: `files: [{path, kind, version, backend, anchors}]`.
+function renderPatchFiles(files: PatchFile[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const where = f.path ?? f.uri ?? '?';
+    const facts = [f.kind, f.version !== undefined ? `now version ${f.version}` : undefined,
+      f.backend === 'buffer' ? 'in the editor buffer, unsaved' : f.backend === 'disk' ? 'written to disk' : f.backend]
+      .filter(Boolean).join(', ');
+    out.push(`- ${where}${facts ? ` (${facts})` : ''}`);
+  }
+  for (const f of files) {
+    if (isRowList(f.anchors)) out.push(`Fresh anchors for ${f.path ?? f.uri}:`, ...f.anchors.map(anchoredRow));
+  }
+  return out;
+}
+
 export function renderOutcome(name: string, r: EditOutcome): string {
   if (isRefused(r)) return renderRefusal(r.error);
+  const { files, ...withoutFiles } = r;
+  if (Array.isArray(files)) {
+    const { status, diff } = withoutFiles;
+    const out = [`${status === 'applied' ? 'Applied' : `Status ${status}:`} the patch to ${files.length} file${files.length === 1 ? '' : 's'}:`,
+      ...renderPatchFiles(files as PatchFile[])];
+    if (typeof diff === 'string' && diff.trim()) out.push('Diff:', diff.trimEnd());
+    return out.join('\n');
+  }
   const { status, version, uri: _uri, path: _path, diff, rebased, ...rest } = r;
   const out = [`${status === 'applied' ? 'Applied' : `Status ${status}`} to ${name}` +
     (version !== undefined ? ` (now version ${version}).` : '.')];

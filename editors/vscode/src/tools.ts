@@ -123,7 +123,7 @@ export class PatchTool implements vscode.LanguageModelTool<PatchInput> {
       patch: options.input.patch,
       session: this.server.session,
     });
-    return text(renderOutcome('the patch', result));
+    return text(renderOutcome('the workspace', result));
   }
 }
 

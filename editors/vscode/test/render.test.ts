@@ -69,3 +69,17 @@ test('a refused outcome renders as a refusal', () => {
   const text = renderOutcome('a.txt', { status: 'refused', error: { code: 'NOT_OBSERVED', message: 'read first' } });
   assert.match(text, /^REFUSED \(NOT_OBSERVED\): read first/);
 });
+
+test('a patch outcome lists each file with its kind, version, backend and fresh anchors', () => {
+  const text = renderOutcome('the workspace', {
+    status: 'applied', diff: '--- a/s.txt\n+++ b/s.txt\n',
+    files: [{ path: 's.txt', kind: 'update', version: 25, backend: 'buffer', anchors: [{ line: 5, anchor: '5:gvp:57z', text: 'e' }] },
+      { path: 'new.txt', kind: 'add', backend: 'disk' }],
+  });
+  const lines = text.split('\n');
+  assert.equal(lines[0], 'Applied the patch to 2 files:');
+  assert.equal(lines[1], '- s.txt (update, now version 25, in the editor buffer, unsaved)');
+  assert.equal(lines[2], '- new.txt (add, written to disk)');
+  assert.deepEqual(lines.slice(3, 5), ['Fresh anchors for s.txt:', '5:gvp:57z\u2192e']);
+  assert.deepEqual(lines.slice(5), ['Diff:', '--- a/s.txt', '+++ b/s.txt']);
+});
