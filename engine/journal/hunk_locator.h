@@ -1,0 +1,51 @@
+// Finding journal hunks in a text that changed since, and planning their reversal (undo,
+// reject, rewind — DESIGN §7).
+//
+// A hunk is found by content: the lines it left (`after_text`) must still be there, intact and
+// adjacent to at least one of its unchanged context lines (or the file start/end the context
+// reached); among several places, the one with the most matching context wins, then the one
+// nearest the line where the op left it. Lines the user typed above or below only move it;
+// typing that changed any of its lines — or both of its neighbours, which makes the place
+// unprovable — is a CONFLICT that names the lines, and nothing is planned. Reversing puts the
+// hunk's `before_text` back in place of its `after_text`, so the user's other typing stays.
+// Pure; thread-safe.
+#pragma once
+
+#include "engine/journal/journal_op.h"
+#include "engine/plan/edit_plan.h"
+#include "engine/support/result.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hashline::journal {
+
+/// The 0-based line where `hunk`'s after-lines start in `lines` (one line per element, with
+/// terminators), or CONFLICT. `name` and `ref` are for the message.
+Result<std::uint32_t> locateHunk(const std::vector<std::string_view>& lines,
+                                 const JournalHunk& hunk, HunkRef ref, std::string_view name);
+
+struct ReversalItem {
+  HunkRef ref;
+  const JournalHunk* hunk = nullptr;
+};
+
+struct LocatedHunk {
+  HunkRef ref;
+  std::uint32_t line = 0;       // 0-based, in the text the reversal was planned on
+  std::uint32_t line_count = 0; // of its after-lines
+};
+
+struct Reversal {
+  std::vector<ByteEdit> edits; // against the current text, sorted, non-overlapping
+  std::vector<LocatedHunk> located;
+  std::string text_after; // the current text with the hunks reversed
+};
+
+/// Plans reverting every item on `current`; CONFLICT if one is not found or two overlap.
+Result<Reversal> planReversal(std::string_view current, const std::vector<ReversalItem>& items,
+                              std::string_view name);
+
+} // namespace hashline::journal
