@@ -1,6 +1,7 @@
 // JSON-RPC 2.0 classification, dispatch, exactly-once replies, and outgoing calls.
 #include "lsp/rpc/json_rpc.h"
 
+#include "lsp/rpc/json_parse.h"
 #include "lsp/support/log.h"
 
 #include <boost/asio/steady_timer.hpp>
@@ -193,15 +194,16 @@ void JsonRpcConnection::failAllCalls(CallResponse::Kind kind, const std::string&
 
 void JsonRpcConnection::onMessage(std::string body) {
   json message;
-  try {
-    message = json::parse(body);
-  } catch (const json::exception& e) {
-    log::warn("invalid JSON (", body.size(), " bytes): ", e.what());
-    core_->send(errorResponse(nullptr, RpcError::make(RpcErrorCode::ParseError,
-                                                      std::string("invalid JSON: ") + e.what())));
+  std::string parse_error;
+  if (!parseJSON(body, message, parse_error)) {
+    log::warn("invalid JSON (", body.size(), " bytes): ", parse_error);
+    core_->send(errorResponse(
+        nullptr, RpcError::make(RpcErrorCode::ParseError, "invalid JSON: " + parse_error)));
     return;
   }
-  body = std::string(); // the parsed DOM replaces the text; free it now (large didOpen)
+  // The DOM replaces the text: free it now (a large didOpen). Not `body = std::string()`,
+  // which keeps the capacity in libstdc++.
+  std::string().swap(body);
 
   if (!message.is_object()) {
     core_->send(errorResponse(
