@@ -100,13 +100,26 @@ H.run({
 
   { 'cli-edit-lands-in-buffer', function()
     local r = need_cli('read', cli({ 'read', path, '--json', '--session', 'cli-test' }))
-    local edits = vim.fn.json_encode({ edits = { { op = 'replace', anchor = r.lines[3].anchor, content = 'THREE via CLI' } } })
+    local edits = vim.fn.json_encode({ { op = 'replace', anchor = r.lines[3].anchor, content = 'THREE via CLI' } })
     local result = need_cli('edit', cli({ 'edit', path, '--json', '--session', 'cli-test' }, edits))
     H.eq('applied', result.status, 'status: ' .. vim.inspect(result))
     H.eq('THREE via CLI', H.lines(bufnr)[3], 'edit landed in the buffer')
     H.eq('unsaved line one', H.lines(bufnr)[1], 'unsaved typing kept')
     H.check(vim.bo[bufnr].modified, 'buffer still modified')
     H.eq(disk_text, H.read_file(path), 'disk untouched')
+    H.assert_mirrored(bufnr)
+  end },
+
+  { 'cli-stale-anchor-refused', function()
+    local r = need_cli('read', cli({ 'read', path, '--json', '--session', 'cli-test' }))
+    vim.api.nvim_win_set_cursor(0, { 2, 0 })
+    H.type_keys('A (user)<Esc>')                    -- the user changes the line after the read
+    local before = H.buf_text(bufnr)
+    local edits = vim.fn.json_encode({ { op = 'replace', anchor = r.lines[2].anchor, content = 'CLI overwrite' } })
+    local code, stdout, stderr = cli({ 'edit', path, '--session', 'cli-test', '--edits', edits })
+    H.eq(1, code, 'refused edit exits 1 (stderr: ' .. stderr .. ')')
+    H.check(vim.startswith(vim.trim(stderr), 'STALE_ANCHOR'), 'error code printed first: ' .. stderr .. stdout)
+    H.eq(before, H.buf_text(bufnr), 'buffer unchanged')
     H.assert_mirrored(bufnr)
   end },
 
