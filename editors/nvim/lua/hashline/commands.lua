@@ -76,6 +76,10 @@ local function status_lines(result, uri)
   if type(result.workspaceRoots) == 'table' then
     table.insert(lines, 'roots: ' .. table.concat(result.workspaceRoots, ', '))
   end
+  local socket = result.agentSocket or result.socket
+  if type(socket) == 'string' then
+    table.insert(lines, 'agent socket: ' .. socket)
+  end
   local docs = type(result.documents) == 'table' and result.documents or {}
   for _, doc in ipairs(docs) do
     if doc.uri == uri then
