@@ -1,0 +1,71 @@
+// `hashline patch` vs codex's standalone `apply_patch` on large files: the same patch (K
+// one-line changes with 3 lines of context each, spread evenly over an N-line file) applied to a
+// fresh copy of the file by each tool, as a process run (what an agent pays per call). Each run is
+// verified against the expected text. Median of R runs. Used by scripts/bench.
+//
+// Usage: node patch_vs_codex.mjs --hashline BIN --apply-patch BIN [--ns 10000,100000,1000000]
+//        [--hunks 50] [--runs 3]
+// Prints one JSON object per (tool, N) line: {tool, lines, bytes, hunks, medianMs, runsMs, verified}.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []));
+const ns = (args.ns ?? '10000,100000,1000000').split(',').map(Number);
+const hunks = Number(args.hunks ?? 50);
+const runs = Number(args.runs ?? 3);
+
+function workload(n) {
+  const lines = [];
+  for (let i = 0; i < n; i += 1) lines.push(`    value_${i} = compute(${i % 97}, "row ${i}"); // line ${i + 1}`);
+  const expected = lines.slice();
+  let patch = '*** Begin Patch\n*** Update File: big.txt\n';
+  for (let h = 0; h < hunks; h += 1) {
+    const at = Math.floor(((h + 0.5) * n) / hunks);
+    patch += '@@\n';
+    for (let c = at - 3; c < at; c += 1) patch += ` ${lines[c]}\n`;
+    patch += `-${lines[at]}\n+${lines[at].replace('compute', 'recompute')}\n`;
+    for (let c = at + 1; c <= at + 3 && c < n; c += 1) patch += ` ${lines[c]}\n`;
+    expected[at] = lines[at].replace('compute', 'recompute');
+  }
+  patch += '*** End Patch\n';
+  return { text: lines.join('\n') + '\n', expected: expected.join('\n') + '\n', patch };
+}
+
+function runTool(tool, dir, patchFile, patch) {
+  const options = { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 };
+  if (tool === 'codex') return spawnSync(args['apply-patch'], [patch], options);
+  return spawnSync(args.hashline, ['patch', patchFile, '--workspace', dir, '--session', 'bench'],
+    { ...options, env: { ...process.env, HASHLINE_NO_SIDECAR: '1' } });
+}
+
+for (const n of ns) {
+  const { text, expected, patch } = workload(n);
+  for (const tool of ['hashline', 'codex']) {
+    const times = [];
+    let verified = true;
+    let problem = '';
+    for (let r = 0; r < runs; r += 1) {
+      const dir = mkdtempSync(join(tmpdir(), 'hashline-patch-bench-'));
+      writeFileSync(join(dir, 'big.txt'), text);
+      const patchFile = join(dir, '..', `${dir.split('/').pop()}.patch`);
+      writeFileSync(patchFile, patch);
+      const start = process.hrtime.bigint();
+      const result = runTool(tool, dir, patchFile, patch);
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const out = readFileSync(join(dir, 'big.txt'), 'utf8');
+      if (result.status !== 0 || out !== expected) {
+        verified = false;
+        problem = `exit ${result.status}: ${(result.stderr || result.stdout || '').slice(0, 300)}`;
+      }
+      times.push(ms);
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(patchFile, { force: true });
+    }
+    times.sort((a, b) => a - b);
+    console.log(JSON.stringify({ tool, lines: n, bytes: Buffer.byteLength(text), hunks,
+      medianMs: times[Math.floor(times.length / 2)], runsMs: times, verified, problem }));
+  }
+}
