@@ -117,7 +117,15 @@ Status AgentEndpoint::listen(const std::vector<std::string>& roots) {
                        "cannot listen on " + socket_path_ + ": " + error.message());
   }
   ::chmod(socket_path_.c_str(), 0600);
+  std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  started_ = stamp;
   updateRoots(roots);
+  if (discovery_file_.empty()) {
+    stop();
+    return Error::make(ErrorCode::IoError, "cannot publish the discovery file for " + socket_path_);
+  }
   log::info("agent socket listening on ", socket_path_);
   acceptNext();
   return Status::success();
@@ -133,10 +141,7 @@ void AgentEndpoint::updateRoots(const std::vector<std::string>& roots) {
   }
   info.socket = socket_path_;
   info.version = std::string(programVersion());
-  std::time_t now = std::time(nullptr);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  info.started = stamp;
+  info.started = started_;
   auto file = agent::publishSidecar(info);
   if (!file) {
     log::error("agent socket: ", file.error().message);

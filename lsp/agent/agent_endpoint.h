@@ -43,6 +43,7 @@ public:
   void stop();
 
   const std::string& socketPath() const { return socket_path_; }
+  const std::string& discoveryFile() const { return discovery_file_; }
   std::size_t connectionCount() const { return connections_.size(); }
 
 private:
@@ -56,6 +57,7 @@ private:
   std::unique_ptr<boost::asio::local::stream_protocol::acceptor> acceptor_;
   std::string socket_path_;
   std::string discovery_file_;
+  std::string started_; // ISO-8601 UTC, set by listen
   std::map<AgentConnection*, std::unique_ptr<AgentConnection>> connections_;
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };

@@ -1,7 +1,9 @@
 // `hashline [--help|--version] <subcommand> ...`: finds the subcommand and runs it.
 #include "lsp/cli/subcommands.h"
 
+#include "lsp/cli/agent_commands.h"
 #include "lsp/cli/lsp_command.h"
+#include "lsp/mcp/mcp_command.h"
 #include "lsp/version.h"
 
 #include <cstdio>
@@ -12,7 +14,19 @@ const std::vector<Subcommand>& subcommands() {
   static const std::vector<Subcommand> table = {
       {"lsp", "serve the Language Server Protocol on stdin/stdout (the editor starts this)",
        runLspCommand},
-      // Later: {"read", ...}, {"edit", ...}, {"status", ...}, {"mcp", ...}
+      {"read", "print a file as anchored rows LINE:LLL:BBB→text", runReadCommand},
+      {"edit", "apply anchored edits (replace, insert_after, insert_before, delete, write)",
+       runEditCommand},
+      {"replace", "replace a unique text (--old/--new) in a file", runReplaceCommand},
+      {"headtail", "replace the span from a unique head line to the next tail line",
+       runHeadTailCommand},
+      {"range", "replace lines S..E as numbered at a version (--at V)", runRangeCommand},
+      {"patch", "apply a codex-style patch (*** Begin Patch) from FILE or stdin", runPatchCommand},
+      {"draft", "apply a lazy draft with '... existing code ...' elisions", runDraftCommand},
+      {"ed", "run an ed-style script addressed by anchors or lines", runEdCommand},
+      {"status", "show the sidecar or disk mode, roots, open documents", runStatusCommand},
+      {"mcp", "serve the Model Context Protocol on stdin/stdout (agents start this)",
+       runMcpCommand},
   };
   return table;
 }
@@ -60,7 +74,8 @@ int runCli(int argc, char** argv) {
     if (arg.find('=') == std::string::npos && i + 1 < args.size() &&
         args[i + 1].rfind("-", 0) != 0 &&
         (arg == "--log-file" || arg == "--log-level" || arg == "--max-message-bytes" ||
-         arg == "--clientProcessId"))
+         arg == "--clientProcessId" || arg == "--session" || arg == "--agent" || arg == "--turn" ||
+         arg == "--workspace"))
       leading.push_back(args[++i]);
   }
   if (i >= args.size()) {

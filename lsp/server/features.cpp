@@ -1,8 +1,10 @@
 // Wiring: every feature of the LSP server, registered in one list.
 #include "lsp/server/features.h"
 
+#include "lsp/agent/agent_feature.h"
 #include "lsp/server/snapshot_feature.h"
 #include "lsp/server/text_sync_feature.h"
+#include "lsp/service/hashline_service.h"
 #include "lsp/service/service_feature.h"
 
 namespace hashline::lsp {
@@ -10,7 +12,8 @@ namespace hashline::lsp {
 void registerAllFeatures(LspServer& server) {
   registerTextSync(server); // the buffer mirror
   registerSnapshot(server); // hashline/snapshot
-  registerAgentService(server); // hashline.read|edit|... commands and hashline/read|edit|... requests
+  // hashline.read|edit|... commands, hashline/read|edit|... requests, and the agent socket
+  registerAgentEndpoint(server, registerAgentService(server));
   // Later features register here, e.g. registerReadCommand(server), registerEditCommand(server).
 }
 

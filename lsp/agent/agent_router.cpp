@@ -1,0 +1,172 @@
+// Routing of CLI/MCP calls to a sidecar or the in-process disk service; see agent_router.h.
+#include "lsp/agent/agent_router.h"
+
+#include "lsp/agent/discovery.h"
+#include "lsp/disk/state_dir.h"
+#include "lsp/disk/workspace_roots.h"
+#include "lsp/protocol/error_json.h"
+#include "lsp/service/hashline_service.h"
+#include "lsp/service/observation_json.h"
+#include "lsp/support/log.h"
+
+#include <cstdlib>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace hashline::agent {
+
+using lsp::ServiceOutcome;
+using nlohmann::json;
+
+namespace {
+
+bool isDirectory(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+std::string joinPath(const std::string& base, const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  if (base.empty()) return path;
+  return base.back() == '/' ? base + path : base + "/" + path;
+}
+
+std::string parentOf(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  if (slash == std::string::npos || slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+bool usesPath(const std::string& method) {
+  return method != "patch" && method != "status";
+}
+
+json refusal(Error error) {
+  return lsp::refusalToJSON(error);
+}
+
+} // namespace
+
+std::vector<std::string> patchPaths(const std::string& patch) {
+  std::vector<std::string> paths;
+  std::istringstream lines(patch);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    for (const std::string marker :
+         {"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "}) {
+      if (line.rfind(marker, 0) == 0) {
+        std::string path = line.substr(marker.size());
+        while (!path.empty() && (path.back() == ' ' || path.back() == '\t'))
+          path.pop_back();
+        if (!path.empty()) paths.push_back(path);
+      }
+    }
+  }
+  return paths;
+}
+
+AgentRouter::AgentRouter(RouterOptions options) : options_(std::move(options)) {
+  if (!options_.workspace)
+    if (const char* value = std::getenv("HASHLINE_WORKSPACE"); value && *value)
+      options_.workspace = value;
+}
+
+std::string AgentRouter::baseDir() const {
+  if (!options_.base_dir.empty()) return options_.base_dir;
+  auto cwd = disk::currentDirectory();
+  return cwd ? *cwd : std::string("/");
+}
+
+std::vector<std::string> AgentRouter::diskRoots() const {
+  std::string base = baseDir();
+  if (options_.workspace) {
+    auto real = disk::resolveRealPath(*options_.workspace, base);
+    return {real ? *real : joinPath(base, *options_.workspace)};
+  }
+  auto real_base = disk::resolveRealPath(base, "/");
+  std::string start = real_base ? *real_base : base;
+  for (std::string dir = start;; dir = parentOf(dir)) {
+    if (isDirectory(dir + "/.git") || ::access((dir + "/.git").c_str(), F_OK) == 0) return {dir};
+    if (dir == "/") break;
+  }
+  return {start};
+}
+
+ServiceOutcome AgentRouter::call(const std::string& method, json params) {
+  route_ = {};
+  if (!params.is_object()) params = json::object();
+  const std::string base = baseDir();
+
+  // The real path that decides the route.
+  std::optional<std::string> key_path;
+  if (usesPath(method) && params.contains("path") && params["path"].is_string()) {
+    std::string absolute = joinPath(base, params["path"].get<std::string>());
+    params["path"] = absolute;
+    if (auto real = disk::resolveRealPath(absolute, base)) key_path = *real;
+  } else if (method == "patch" && params.contains("patch") && params["patch"].is_string()) {
+    auto paths = patchPaths(params["patch"].get<std::string>());
+    std::string root = diskRoots().front();
+    if (!paths.empty())
+      if (auto real = disk::resolveRealPath(joinPath(root, paths.front()), root)) key_path = *real;
+  } else if (method == "status") {
+    key_path = diskRoots().front();
+  }
+
+  const char* no_sidecar = std::getenv("HASHLINE_NO_SIDECAR");
+  bool discover = !(no_sidecar && std::string(no_sidecar) == "1");
+  if (discover && key_path) {
+    if (auto sidecar = findSidecarFor(*key_path)) {
+      route_.backend = RouteInfo::Backend::Sidecar;
+      route_.sidecar_pid = sidecar->pid;
+      route_.roots = sidecar->roots;
+      auto outcome =
+          callSidecar(sidecar->socket, "hashline/" + method, params, options_.sidecar_timeout);
+      if (outcome) return std::move(*outcome);
+      Error error = Error::make(ErrorCode::IoError,
+                                "the editor's hashline sidecar (pid " +
+                                    std::to_string(sidecar->pid) + ") serves " + *key_path +
+                                    " but did not answer: " + outcome.error().message);
+      error.withHint("retry; if the editor is hung, save and close the file there (or stop the "
+                     "editor) — hashline never writes the disk behind an open buffer");
+      error.data.path = *key_path;
+      return refusal(std::move(error));
+    }
+  }
+  return callDisk(method, std::move(params));
+}
+
+ServiceOutcome AgentRouter::callDisk(const std::string& method, json params) {
+  route_.backend = RouteInfo::Backend::Disk;
+  route_.roots = diskRoots();
+  for (const auto& root : route_.roots)
+    if (!isDirectory(root))
+      return refusal(
+          Error::make(ErrorCode::FileNotFound, "workspace root " + root + " is not a directory")
+              .withHint("pass --workspace DIR with an existing directory"));
+
+  auto service =
+      lsp::HashlineService::forDisk(route_.roots, lsp::ServiceOptions::fromEnvironment());
+  std::optional<std::string> observations_file;
+  if (auto dir = disk::workspaceStateDirectory(route_.roots.front())) {
+    observations_file = *dir + "/observations.json";
+    Status loaded = lsp::loadObservations(service->observations(), *observations_file);
+    if (!loaded) log::warn("ignoring unreadable observations: ", loaded.error().message);
+  } else {
+    log::warn("no state directory: ", dir.error().message);
+  }
+
+  std::optional<ServiceOutcome> answer;
+  service->call(method, std::move(params),
+                [&answer](ServiceOutcome outcome) { answer = std::move(outcome); });
+  if (!answer)
+    return lsp::RpcError::make(lsp::RpcErrorCode::InternalError,
+                               "the disk service did not answer synchronously");
+  if (observations_file && method != "status") {
+    Status saved = lsp::saveObservations(service->observations(), *observations_file);
+    if (!saved) log::warn("cannot save observations: ", saved.error().message);
+  }
+  return std::move(*answer);
+}
+
+} // namespace hashline::agent

@@ -1,0 +1,66 @@
+// AgentRouter: where the CLI and MCP send a service call — the editor's sidecar, or the disk.
+//
+// For a call addressing a file (`path`, relative paths taken against the caller's directory),
+// the router looks for a live sidecar whose workspace root holds the file's real path
+// (discovery.h; deepest root wins) and forwards the call over its socket (agent_client.h). With
+// none, it runs HashlineService::forDisk in-process on the disk roots — `--workspace DIR` /
+// HASHLINE_WORKSPACE, else the nearest ancestor of the caller's directory holding `.git`, else
+// that directory — with what sessions read loaded from and saved to
+// `<workspaceStateDirectory(root)>/observations.json`, so NOT_OBSERVED and staleness work across
+// separate runs. A patch is routed by the first file it names; `status` by the workspace.
+//
+// A live sidecar that claims the path but cannot be reached is a refusal (IO_ERROR with a hint),
+// never a silent disk write behind an open buffer. HASHLINE_NO_SIDECAR=1 skips discovery.
+//
+// Threading: blocking, single-threaded; one router per CLI run or MCP server.
+#pragma once
+
+#include "lsp/agent/agent_client.h"
+#include "lsp/service/agent_service.h"
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hashline::agent {
+
+struct RouterOptions {
+  /// `--workspace DIR` (else HASHLINE_WORKSPACE is consulted).
+  std::optional<std::string> workspace;
+  /// The directory relative paths are taken against; empty = the process's.
+  std::string base_dir;
+  std::chrono::milliseconds sidecar_timeout = kDefaultSidecarTimeout;
+};
+
+/// Where the last call went.
+struct RouteInfo {
+  enum class Backend { None, Sidecar, Disk } backend = Backend::None;
+  std::int64_t sidecar_pid = 0;
+  std::vector<std::string> roots; // disk roots, or the sidecar's roots
+};
+
+class AgentRouter {
+public:
+  explicit AgentRouter(RouterOptions options);
+
+  /// Runs service `method` (without prefix: "read", "edit", …) with `params`; blocking.
+  lsp::ServiceOutcome call(const std::string& method, nlohmann::json params);
+
+  const RouteInfo& lastRoute() const { return route_; }
+  /// The roots disk mode uses (canonical when they exist).
+  std::vector<std::string> diskRoots() const;
+
+private:
+  std::string baseDir() const;
+  lsp::ServiceOutcome callDisk(const std::string& method, nlohmann::json params);
+
+  RouterOptions options_;
+  RouteInfo route_;
+};
+
+/// The file paths a codex-style patch names (`*** Add/Update/Delete File:`, `*** Move to:`).
+std::vector<std::string> patchPaths(const std::string& patch);
+
+} // namespace hashline::agent

@@ -1,0 +1,73 @@
+// `hashline mcp`: arguments, then the stdio loop; see mcp_command.h.
+#include "lsp/mcp/mcp_command.h"
+
+#include "lsp/cli/arguments.h"
+#include "lsp/mcp/mcp_server.h"
+#include "lsp/support/log.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <signal.h>
+
+namespace hashline::cli {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: hashline mcp [options]\n"
+    "Serves the Model Context Protocol on stdin/stdout (newline-delimited JSON-RPC); an agent\n"
+    "starts it, e.g. `claude mcp add hashline -- hashline mcp`. Tools: hashline_read,\n"
+    "hashline_edit, hashline_replace, hashline_headtail, hashline_range, hashline_patch,\n"
+    "hashline_draft, hashline_ed, hashline_status. Calls go to the editor's `hashline lsp` whose\n"
+    "workspace holds the file, else to the disk.\n\n"
+    "options:\n"
+    "  --workspace DIR   workspace root for disk mode (default: $HASHLINE_WORKSPACE, else the\n"
+    "                    nearest directory above the current one holding .git, else the current)\n"
+    "  --session ID      the session the tools act as (default: $HASHLINE_SESSION, else \"mcp\")\n"
+    "  --agent NAME      the agent's name in the journal (default: the client's name)\n"
+    "  --log-level L     error, warn (default), info or debug; the log goes to stderr\n"
+    "  -h, --help        show this help\n";
+
+} // namespace
+
+int runMcpCommand(std::vector<std::string> raw) {
+  Arguments args(std::move(raw));
+  std::string workspace, session, agent, log_level = "warn";
+  while (!args.done()) {
+    if (args.flag("-h") || args.flag("--help")) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (args.option("--workspace", workspace) || args.option("--session", session) ||
+        args.option("--agent", agent) || args.option("--log-level", log_level))
+      continue;
+    std::fprintf(stderr, "hashline mcp: unknown argument '%s'\n\n%s", args.take().c_str(), kUsage);
+    return 2;
+  }
+  if (!args.error.empty()) {
+    std::fprintf(stderr, "hashline mcp: %s\n\n%s", args.error.c_str(), kUsage);
+    return 2;
+  }
+  auto level = log::levelFromName(log_level);
+  if (!level) {
+    std::fprintf(stderr, "hashline mcp: unknown log level '%s'\n", log_level.c_str());
+    return 2;
+  }
+  log::setLevel(*level);
+  ::signal(SIGPIPE, SIG_IGN);
+
+  agent::RouterOptions options;
+  if (!workspace.empty()) options.workspace = workspace;
+  mcp::ToolCaller caller;
+  if (!session.empty())
+    caller.session = session;
+  else if (const char* value = std::getenv("HASHLINE_SESSION"); value && *value)
+    caller.session = value;
+  if (!agent.empty()) caller.agent = agent;
+  mcp::McpServer server(options, caller);
+  if (!agent.empty()) server.keepAgentName();
+  return server.serve(std::cin, std::cout);
+}
+
+} // namespace hashline::cli

@@ -1,0 +1,12 @@
+// `hashline mcp [--workspace DIR] [--session ID] [--agent NAME] [--log-level L]`: the MCP server
+// on stdin/stdout (mcp_server.h). Registered in lsp/cli/subcommands.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hashline::cli {
+
+int runMcpCommand(std::vector<std::string> args);
+
+} // namespace hashline::cli

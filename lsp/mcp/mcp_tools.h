@@ -1,0 +1,34 @@
+// The MCP tools of `hashline mcp`: their names, descriptions and JSON Schemas (written for a
+// model: how anchors work, what to do on each error code), and how a call runs — the arguments
+// become service params, the AgentRouter sends them to the editor's sidecar or the disk, and the
+// result object becomes an MCP CallToolResult:
+//   {content: [{type:"text", text: <the CLI's human rendering>}], structuredContent: <result>,
+//    isError: <refused or bad arguments>}.
+// Threading: blocking, the MCP server's thread.
+#pragma once
+
+#include "lsp/agent/agent_router.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace hashline::mcp {
+
+/// The identity every tool call carries to the service.
+struct ToolCaller {
+  std::string session = "mcp";
+  std::string agent = "mcp";
+};
+
+/// `tools/list`'s `tools` array.
+nlohmann::json toolDefinitions();
+
+/// True when `name` is one of the tools.
+bool isTool(const std::string& name);
+
+/// Runs tool `name` with `arguments`; returns the CallToolResult.
+nlohmann::json callTool(agent::AgentRouter& router, const ToolCaller& caller,
+                        const std::string& name, const nlohmann::json& arguments);
+
+} // namespace hashline::mcp
