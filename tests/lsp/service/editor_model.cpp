@@ -18,18 +18,34 @@ std::size_t utf8Length(unsigned char lead) {
 
 } // namespace
 
-std::pair<std::size_t, std::size_t> EditorModel::lineBytes(std::size_t line) const {
-  std::size_t begin = 0;
-  for (std::size_t i = 0; i < line; ++i) {
-    std::size_t nl = text.find('\n', begin);
-    if (nl == std::string::npos) return {text.size(), text.size()};
-    begin = nl + 1;
+namespace {
+
+// LSP line starts: LF, CRLF and a lone CR all end a line.
+std::vector<std::size_t> lineStarts(const std::string& text) {
+  std::vector<std::size_t> starts = {0};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+    if (text[i] == '\n' || text[i] == '\r') starts.push_back(i + 1);
   }
-  std::size_t end = text.find('\n', begin);
-  if (end == std::string::npos) end = text.size();
-  std::size_t content_end = end;
-  if (content_end > begin && text[content_end - 1] == '\r') --content_end;
-  return {begin, content_end};
+  return starts;
+}
+
+} // namespace
+
+std::pair<std::size_t, std::size_t> EditorModel::lineBytes(std::size_t line) const {
+  std::vector<std::size_t> starts = lineStarts(text);
+  if (line >= starts.size()) return {text.size(), text.size()};
+  std::size_t begin = starts[line];
+  std::size_t end = text.size();
+  // content only: drop the one terminator (CRLF, LF or CR)
+  if (line + 1 < starts.size()) {
+    end = starts[line + 1];
+    if (end > begin && text[end - 1] == '\n') --end;
+    if (end > begin && text[end - 1] == '\r') --end;
+  } else {
+    end = text.size();
+  }
+  return {begin, end};
 }
 
 std::size_t EditorModel::offsetOf(std::uint32_t line, std::uint32_t character) const {
@@ -45,15 +61,10 @@ std::size_t EditorModel::offsetOf(std::uint32_t line, std::uint32_t character) c
 }
 
 EditorModel::json EditorModel::positionOf(std::size_t offset) const {
-  std::uint32_t line = 0;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i)
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
+  std::vector<std::size_t> starts = lineStarts(text);
+  std::size_t line = std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin() - 1;
   std::uint32_t units = 0;
-  for (std::size_t i = line_start; i < offset;) {
+  for (std::size_t i = starts[line]; i < offset;) {
     std::size_t length = utf8Length(static_cast<unsigned char>(text[i]));
     units += length == 4 ? 2 : 1;
     i += length;
