@@ -16,8 +16,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 export CS_CACHE="${CS_CACHE:-$here/.cache}"
 HASHLINE_BIN="${HASHLINE_BIN:-$root/build/hashline}"
-# Parts that need server features still being built can be left out here while they land.
-CS_PARTS="${CS_PARTS:-mirror,tools,commands}"
+# Every part runs by default; leave one out (CS_PARTS=...) only to narrow down a failure.
+CS_PARTS="${CS_PARTS:-mirror,tools,commands,cli}"
 cs_version=4.100.3
 
 setup_failed() {
@@ -69,6 +69,9 @@ cat > "$T/user/User/settings.json" <<JSON
   "extensions.autoCheckUpdates": false,
   "extensions.autoUpdate": false,
   "workbench.startupEditor": "none",
+  "editor.quickSuggestions": { "other": "off", "comments": "off", "strings": "off" },
+  "editor.wordBasedSuggestions": "off",
+  "editor.suggestOnTriggerCharacters": false,
   "workbench.enableExperiments": false,
   "telemetry.telemetryLevel": "off",
   "security.workspace.trust.enabled": false
