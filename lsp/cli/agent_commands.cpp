@@ -3,6 +3,7 @@
 
 #include "lsp/agent/agent_router.h"
 #include "lsp/cli/render.h"
+#include "lsp/disk/workspace_roots.h"
 #include "lsp/support/log.h"
 
 #include <cstdio>
@@ -282,7 +283,8 @@ int runServiceCall(const std::string& command, const std::string& method, json p
     return 1;
   }
   if (!global.json) {
-    std::string text = renderResult(method, result);
+    auto cwd = disk::currentDirectory();
+    std::string text = renderResult(method, result, cwd ? *cwd : std::string());
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
   return 0;

@@ -15,8 +15,14 @@ std::string scalar(const json& value) {
   return value.dump();
 }
 
-std::string nameOf(const json& result) {
-  if (result.contains("path") && result["path"].is_string()) return result["path"];
+std::string nameOf(const json& result, const std::string& base_dir) {
+  if (result.contains("path") && result["path"].is_string()) {
+    std::string path = result["path"];
+    if (!base_dir.empty() && path.size() > base_dir.size() + 1 &&
+        path.compare(0, base_dir.size(), base_dir) == 0 && path[base_dir.size()] == '/')
+      return path.substr(base_dir.size() + 1);
+    return path;
+  }
   if (result.contains("uri") && result["uri"].is_string()) return result["uri"];
   return "?";
 }
@@ -35,9 +41,9 @@ void appendDiff(std::ostringstream& out, const json& result) {
   if (diff.back() != '\n') out << "\n";
 }
 
-std::string renderRead(const json& result) {
+std::string renderRead(const json& result, const std::string& base_dir) {
   std::ostringstream out;
-  out << "# " << nameOf(result) << "  version " << scalar(result.value("version", json()))
+  out << "# " << nameOf(result, base_dir) << "  version " << scalar(result.value("version", json()))
       << "  tier " << result.value("tier", std::string("?")) << "  lines "
       << scalar(result.value("from", json())) << "-" << scalar(result.value("to", json())) << " of "
       << scalar(result.value("lineCount", json())) << "\n";
@@ -51,7 +57,7 @@ std::string renderRead(const json& result) {
   return out.str();
 }
 
-std::string renderEdit(const std::string& method, const json& result) {
+std::string renderEdit(const std::string& method, const json& result, const std::string& base_dir) {
   std::ostringstream out;
   bool preview = result.value("status", std::string()) == "preview";
   if (result.contains("files")) { // patch
@@ -69,10 +75,10 @@ std::string renderEdit(const std::string& method, const json& result) {
     return out.str();
   }
   if (preview)
-    out << "preview of " << method << " on " << nameOf(result) << " at version "
+    out << "preview of " << method << " on " << nameOf(result, base_dir) << " at version "
         << scalar(result.value("version", json())) << " (nothing written)\n";
   else
-    out << "applied " << method << " to " << nameOf(result) << ": version "
+    out << "applied " << method << " to " << nameOf(result, base_dir) << ": version "
         << scalar(result.value("versionBefore", json())) << " \xE2\x86\x92 "
         << scalar(result.value("version", json())) << " ("
         << result.value("backend", std::string("?")) << ")\n";
@@ -108,7 +114,7 @@ std::string renderStatus(const json& result) {
   if (result.contains("session"))
     out << "session: " << scalar(result["session"].value("id", json())) << " ("
         << scalar(result["session"].value("observedDocuments", json())) << " documents read)\n";
-  if (result.contains("documents")) {
+  if (result.contains("documents") && result.value("mode", std::string()) == "editor") {
     out << "open documents: " << result["documents"].size() << "\n";
     for (const auto& document : result["documents"]) {
       out << "  " << scalar(document.value("uri", json())) << "  version "
@@ -153,12 +159,13 @@ std::string renderRefusal(const json& result) {
   return out.str();
 }
 
-std::string renderResult(const std::string& method, const json& result) {
+std::string renderResult(const std::string& method, const json& result,
+                         const std::string& base_dir) {
   if (isRefusal(result)) return renderRefusal(result);
-  if (method == "read") return renderRead(result);
+  if (method == "read") return renderRead(result, base_dir);
   if (method == "status") return renderStatus(result);
   std::string status = result.value("status", std::string());
-  if (status == "applied" || status == "preview") return renderEdit(method, result);
+  if (status == "applied" || status == "preview") return renderEdit(method, result, base_dir);
   return result.dump(2) + "\n"; // journal methods and anything new: the object itself
 }
 

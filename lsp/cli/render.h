@@ -17,8 +17,10 @@
 
 namespace hashline::cli {
 
-/// The text for a successful (ok / applied / preview) result of `method`.
-std::string renderResult(const std::string& method, const nlohmann::json& result);
+/// The text for a result of `method` (a refusal too). Paths below `base_dir` (e.g. the current
+/// directory) are shown relative to it.
+std::string renderResult(const std::string& method, const nlohmann::json& result,
+                         const std::string& base_dir = "");
 /// The text for a refusal `{status:"refused", error:{code, message, hint, data}}`.
 std::string renderRefusal(const nlohmann::json& result);
 /// True when `result` is a refusal.

@@ -238,7 +238,7 @@ json callTool(agent::AgentRouter& router, const ToolCaller& caller, const std::s
   }
   json& result = std::get<json>(outcome);
   bool refused = cli::isRefusal(result);
-  std::string text = cli::renderResult(method, result);
+  std::string text = cli::renderResult(method, result, router.diskRoots().front());
   return json{{"content", {{{"type", "text"}, {"text", std::move(text)}}}},
               {"structuredContent", std::move(result)},
               {"isError", refused}};

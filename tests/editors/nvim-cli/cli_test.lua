@@ -1,0 +1,116 @@
+-- Headless Neovim 0.7.2 with `hashline lsp` attached through plain vim.lsp.start_client (no
+-- plugin), root_dir a temp workspace. A buffer gets unsaved text; the `hashline` CLI, run as a
+-- separate process, reads that buffer and edits it by anchor: the edit lands in the buffer (the
+-- sidecar sends workspace/applyEdit, Neovim applies it), and the file on disk is untouched.
+-- Writes "PASS name" / "FAIL name: why" lines to $RESULTS, then quits.
+local bin = assert(os.getenv('HASHLINE_BIN'))
+local work = assert(os.getenv('WORK'))
+local results = assert(io.open(assert(os.getenv('RESULTS')), 'w'))
+local ws = work .. '/ws'
+local path = ws .. '/todo.txt'
+local disk_text = 'buy milk\nwalk dog\nwrite report\n'
+
+local function record(ok, name, why)
+  results:write((ok and 'PASS ' or 'FAIL ') .. name .. (ok and '' or (': ' .. tostring(why))) .. '\n')
+  results:flush()
+end
+
+local function wait(ms, cond)
+  return vim.wait(ms, cond, 20)
+end
+
+-- Runs the CLI without blocking the event loop: the sidecar calls back into this Neovim
+-- (workspace/applyEdit) while the CLI waits.
+local function cli(args)
+  local out, err, code = {}, {}, nil
+  local cmd = { bin }
+  vim.list_extend(cmd, args)
+  local job = vim.fn.jobstart(cmd, {
+    cwd = ws,
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = function(_, data) out = data end,
+    on_stderr = function(_, data) err = data end,
+    on_exit = function(_, c) code = c end,
+  })
+  assert(job > 0, 'cannot start ' .. bin)
+  vim.fn.chanclose(job, 'stdin')
+  assert(wait(30000, function() return code ~= nil end), 'CLI did not exit')
+  return code, table.concat(out, '\n'), table.concat(err, '\n')
+end
+
+local function step(name, fn)
+  local ok, why = pcall(fn)
+  record(ok, name, why)
+  return ok
+end
+
+vim.fn.mkdir(ws, 'p')
+local f = assert(io.open(path, 'wb'))
+f:write(disk_text)
+f:close()
+
+local client_id, bufnr
+local ok = step('attach', function()
+  client_id = vim.lsp.start_client({
+    name = 'hashline',
+    cmd = { bin, 'lsp', '--log-file', work .. '/hashline.log', '--log-level', 'debug' },
+    root_dir = ws,
+    workspace_folders = { { uri = vim.uri_from_fname(ws), name = 'ws' } },
+  })
+  assert(client_id, 'start_client failed')
+  vim.cmd('edit ' .. path)
+  bufnr = vim.api.nvim_get_current_buf()
+  vim.lsp.buf_attach_client(bufnr, client_id)
+  assert(wait(10000, function()
+    local c = vim.lsp.get_client_by_id(client_id)
+    return c and c.initialized
+  end), 'not initialized')
+  -- unsaved text in the buffer
+  vim.api.nvim_buf_set_lines(bufnr, 1, 2, false, { 'walk dog (unsaved)' })
+  assert(vim.bo[bufnr].modified, 'buffer should be modified')
+end)
+
+local anchor
+ok = ok and step('cli-read-sees-the-buffer', function()
+  local code, out, err
+  assert(wait(10000, function()
+    code, out, err = cli({ 'read', 'todo.txt', '--json' })
+    if code ~= 0 then return false end
+    local view = vim.fn.json_decode(out)
+    return view.lines[2].text == 'walk dog (unsaved)'
+  end), 'read did not see the unsaved line: ' .. tostring(code) .. ' ' .. tostring(out) .. ' ' .. tostring(err))
+  local view = vim.fn.json_decode(out)
+  anchor = view.lines[2].anchor
+end)
+
+ok = ok and step('cli-edit-lands-in-the-buffer', function()
+  local edits = vim.fn.json_encode({ { op = 'replace', anchor = anchor, content = 'walk dog twice' } })
+  local code, out, err = cli({ 'edit', 'todo.txt', '--edits', edits })
+  assert(code == 0, 'edit exit ' .. code .. ': ' .. err)
+  assert(out:find('(buffer)', 1, true), 'not a buffer edit: ' .. out)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  assert(vim.deep_equal(lines, { 'buy milk', 'walk dog twice', 'write report' }),
+    'buffer: ' .. vim.inspect(lines))
+end)
+
+ok = ok and step('disk-untouched', function()
+  local fh = assert(io.open(path, 'rb'))
+  local text = fh:read('*a')
+  fh:close()
+  assert(text == disk_text, 'disk changed: ' .. text)
+end)
+
+ok = ok and step('stale-anchor-refused', function()
+  local edits = vim.fn.json_encode({ { op = 'replace', anchor = anchor, content = 'x' } })
+  local code, _, err = cli({ 'edit', 'todo.txt', '--edits', edits })
+  assert(code == 1, 'exit ' .. code)
+  assert(err:sub(1, 12) == 'STALE_ANCHOR', 'stderr: ' .. err)
+end)
+
+if client_id then
+  vim.lsp.stop_client(client_id)
+  wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end)
+end
+results:close()
+vim.cmd('qall!')

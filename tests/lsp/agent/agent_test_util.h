@@ -1,0 +1,78 @@
+// Helpers for the agent tests: a private temp workspace with its own state and runtime
+// directories (HASHLINE_STATE_DIR / HASHLINE_RUNTIME_DIR set in this process, so the `hashline`
+// processes the tests spawn inherit them), running the real CLI with pipes, and talking raw
+// bytes to an agent socket.
+//
+// Threading: test thread only.
+#pragma once
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace hashline::test {
+
+/// A fresh directory tree: `root/ws` (the workspace), `root/state`, `root/run` (runtime dir,
+/// 0700), `root/outside`. Sets the environment variables; removes everything on destruction.
+class AgentSandbox {
+public:
+  AgentSandbox();
+  ~AgentSandbox();
+  const std::string& root() const { return root_; }
+  std::string workspace() const { return root_ + "/ws"; }
+  std::string runtime() const { return root_ + "/run"; }
+  std::string state() const { return root_ + "/state"; }
+  std::string outside() const { return root_ + "/outside"; }
+  /// Writes `bytes` to `path` (relative to the workspace unless absolute); makes parents.
+  std::string write(const std::string& path, const std::string& bytes) const;
+  std::string read(const std::string& path) const;
+
+private:
+  std::string root_;
+};
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  nlohmann::json json() const; // stdout parsed (null when not JSON)
+};
+
+/// Runs `hashline ARGS...` in `cwd` with `input` on stdin; waits for it.
+CliRun runHashline(const std::vector<std::string>& args, const std::string& cwd,
+                   const std::string& input = "");
+
+/// A CLI run started in the background (for edits that wait for an editor's answer).
+class BackgroundCli {
+public:
+  BackgroundCli(const std::vector<std::string>& args, const std::string& cwd);
+  ~BackgroundCli();
+  CliRun wait();
+
+private:
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  int err_fd_ = -1;
+};
+
+/// Connects to a Unix socket; -1 on failure.
+int connectUnix(const std::string& path);
+/// Writes all of `bytes`; false on error.
+bool writeAll(int fd, const std::string& bytes);
+/// Reads one framed message (Content-Length); nullopt on EOF/error/timeout (30 s).
+std::optional<std::string> readFrame(int fd);
+/// One framed JSON-RPC request → its response (whole message), over a new connection.
+nlohmann::json socketCall(const std::string& socket_path, const std::string& method,
+                          const nlohmann::json& params);
+
+/// The single discovery file in `runtime_dir` (sidecar-*.json), waiting for it (30 s).
+std::optional<std::string> waitForDiscoveryFile(const std::string& runtime_dir);
+/// Mode bits (& 07777) of `path`, or -1.
+int modeOf(const std::string& path);
+bool exists(const std::string& path);
+std::string fileUri(const std::string& path);
+
+} // namespace hashline::test
