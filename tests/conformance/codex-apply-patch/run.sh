@@ -20,6 +20,9 @@ for scenario in "$here"/scenarios/*/; do
   work="$scratch/work/$name"
   mkdir -p "$work"
   [ -d "$scenario/input" ] && cp -a "$scenario/input/." "$work/"
+  # An agent reads before it edits (patches need a read too, like every form): read every file.
+  (cd "$work" && find . -type f -printf '%P\n' | while read -r file; do
+     "$bin" read --workspace "$work" "$file" >/dev/null 2>&1 || true; done)
   set +e
   (cd "$work" && "$bin" patch --workspace "$work" "$scenario/patch.txt") >"$scratch/out" 2>"$scratch/err"
   code=$?
