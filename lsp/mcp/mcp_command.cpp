@@ -59,6 +59,8 @@ int runMcpCommand(std::vector<std::string> raw) {
 
   agent::RouterOptions options;
   if (!workspace.empty()) options.workspace = workspace;
+  // Relative paths in tool calls are relative to the workspace root (as the tools say).
+  options.base_dir = agent::AgentRouter(options).diskRoots().front();
   mcp::ToolCaller caller;
   if (!session.empty())
     caller.session = session;
