@@ -2,6 +2,7 @@
 // edit, show the server log, restart the server. Each calls the server's executeCommand; when the
 // server refuses or does not know the command, its error is shown as is. Runs on the extension host.
 import * as vscode from 'vscode';
+import { JournalLog, lastUndoableOp } from './journal';
 import { Commands, EditOutcome, isRefused } from './protocol';
 import { renderRefusal } from './render';
 import { HashlineServer, errorText } from './server';
@@ -71,7 +72,22 @@ export function registerCommands(
 
     vscode.commands.registerCommand('hashline.undoLastAgentEdit', async () => {
       try {
-        const result = await server.executeCommand<EditOutcome>(Commands.undo, { uri: activeDocumentUri(server) });
+        const uri = activeDocumentUri(server);
+        let params: object = { uri };
+        if (server.serverCommands.includes(Commands.log)) {
+          // The journal names each op; undo takes an op id. Pick the newest agent edit (of the
+          // active document, if any) that is still in effect and is not itself an undo.
+          const journal = await server.executeCommand<JournalLog>(Commands.log, { uri });
+          const op = lastUndoableOp(journal);
+          if (!op) {
+            void vscode.window.showInformationMessage(
+              `hashline: no agent edit to undo${uri ? ' in this file' : ''}.`,
+            );
+            return undefined;
+          }
+          params = { op: op.op };
+        }
+        const result = await server.executeCommand<EditOutcome>(Commands.undo, params);
         if (isRefused(result)) {
           await vscode.window.showWarningMessage(`hashline: undo refused. ${renderRefusal(result.error)}`);
         } else {
