@@ -105,6 +105,42 @@ function M.status()
   return result
 end
 
+-- One line per journal op (oldest first): id, time, form, file, versions, caller, hunks, state.
+local function log_lines(result)
+  if type(result) ~= 'table' or type(result.ops) ~= 'table' then
+    return result_lines(result)
+  end
+  local lines = {}
+  for _, op in ipairs(result.ops) do
+    local hunks = {}
+    for _, hunk in ipairs(op.hunks or {}) do
+      local text = string.format('%s @%s +%s/-%s %s', tostring(hunk.id), tostring(hunk.line), tostring(hunk.lines),
+        tostring(hunk.removedLines), tostring(hunk.state))
+      if hunk.revertedBy then
+        text = text .. ' by op ' .. tostring(hunk.revertedBy)
+      end
+      table.insert(hunks, text)
+    end
+    local who = 'session ' .. tostring(op.session) .. ' turn ' .. tostring(op.turn)
+    if op.agent and op.agent ~= '' then
+      who = op.agent .. ' ' .. who
+    end
+    local when = type(op.time) == 'number' and os.date('%H:%M:%S', math.floor(op.time / 1000)) or '?'
+    table.insert(lines, string.format('op %-4s %s %-8s %s v%s->v%s  %s  [%s]%s%s', tostring(op.op), when,
+      tostring(op.method), tostring(op.name or op.path or op.uri), tostring(op.versionBefore), tostring(op.versionAfter),
+      who, table.concat(hunks, '; '), op.reverts and (' reverts ' .. table.concat(op.reverts, ',')) or '',
+      op.inEffect == false and '  (undone)' or ''))
+  end
+  if #lines == 0 then
+    lines = { 'no agent edits recorded' }
+  end
+  if result.journal then
+    table.insert(lines, '')
+    table.insert(lines, 'journal: ' .. tostring(result.journal))
+  end
+  return lines
+end
+
 function M.log(args)
   local opts = {}
   if args and args.args == 'all' then
@@ -116,7 +152,7 @@ function M.log(args)
   if not result then
     return notify(describe_error('hashline.log', err), vim.log.levels.ERROR)
   end
-  show_scratch('log', result_lines(result))
+  show_scratch('log', log_lines(result))
   return result
 end
 
@@ -133,11 +169,15 @@ function M.undo(args)
     return notify(describe_refusal('undo', result), vim.log.levels.WARN)
   end
   local text = 'undone'
-  if result.op then
-    text = text .. ' op ' .. tostring(result.op)
+  if type(result.reverted) == 'table' and #result.reverted > 0 then
+    text = text .. ' ' .. table.concat(result.reverted, ', ')
   end
-  if result.version then
-    text = text .. ' (buffer version ' .. tostring(result.version) .. ')'
+  local versions = {}
+  for _, file in ipairs(type(result.files) == 'table' and result.files or {}) do
+    table.insert(versions, tostring(file.name) .. ' at version ' .. tostring(file.version))
+  end
+  if #versions > 0 then
+    text = text .. ' (' .. table.concat(versions, ', ') .. ')'
   end
   notify(text)
   return result

@@ -124,11 +124,50 @@ function M.patch(bufnr, patch, opts)
   return request.command(bufnr, 'hashline.patch', params, opts)
 end
 
--- hashline.undo: undo an agent edit (opts.op = op id; default: the last one on this buffer).
+-- The newest op in `log_result` (oldest first) that is still in effect and is agent work (not
+-- one of hashline's own reversals), or nil.
+local function last_agent_op(log_result)
+  local ops = type(log_result) == 'table' and log_result.ops or {}
+  for i = #ops, 1, -1 do
+    local op = ops[i]
+    if op.inEffect ~= false and op.reverts == nil then
+      return op
+    end
+  end
+  return nil
+end
+
+-- hashline.undo: undo an agent edit. opts.op = an op id; without it, the newest agent edit still
+-- in effect on this buffer (found through hashline.log). When there is none the result is a
+-- refusal shaped like the server's: {status = 'refused', error = {code = 'NOT_FOUND', ...}}.
 function M.undo(bufnr, opts)
   opts = opts or {}
   bufnr = bufnr_of(bufnr)
-  return request.command(bufnr, 'hashline.undo', with_defaults(bufnr, { op = opts.op }, opts), opts)
+  if opts.op ~= nil then
+    return request.command(bufnr, 'hashline.undo', with_defaults(bufnr, { op = opts.op }, opts), opts)
+  end
+  local function chain(done)
+    local log_opts = { timeout = opts.timeout, callback = function(log_result, err)
+      if not log_result then
+        return done(nil, err)
+      end
+      if log_result.status == 'refused' then
+        return done(log_result, nil)
+      end
+      local op = last_agent_op(log_result)
+      if not op then
+        return done({ status = 'refused', error = { code = 'NOT_FOUND',
+          message = 'no agent edit in effect on ' .. vim.api.nvim_buf_get_name(bufnr),
+          hint = 'see :HashlineLog', data = vim.NIL } }, nil)
+      end
+      local params = with_defaults(bufnr, { op = op.op }, opts)
+      params.uri = nil
+      request.command(bufnr, 'hashline.undo', params, { timeout = opts.timeout, callback = done })
+    end }
+    -- every session's edits on this buffer: the user undoes whichever agent edited last
+    request.command(bufnr, 'hashline.log', { uri = vim.uri_from_bufnr(bufnr) }, log_opts)
+  end
+  return request.await(chain, opts)
 end
 
 -- hashline.rewind: undo a whole agent turn (opts.turn).

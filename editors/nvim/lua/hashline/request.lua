@@ -140,6 +140,31 @@ function M.run(bufnr, method, params, opts)
   return out, out_err
 end
 
+-- Runs `chain(done)`, an asynchronous sequence of calls that ends with done(result, err):
+-- hands the outcome to opts.callback (and returns true), or waits for it like M.run.
+function M.await(chain, opts)
+  opts = opts or {}
+  if opts.callback then
+    chain(opts.callback)
+    return true
+  end
+  if vim.in_fast_event() then
+    return nil, failure(M.NOT_READY, 'synchronous hashline calls cannot run in a fast event; pass opts.callback')
+  end
+  local out, out_err, done = nil, nil, false
+  chain(function(result, err)
+    out, out_err, done = result, err, true
+  end)
+  -- each call in the chain has its own timeout; this only guards against a chain that never ends
+  vim.wait(3 * (opts.timeout or config.get().timeout), function()
+    return done
+  end, 5)
+  if not done then
+    return nil, failure(M.TIMEOUT, 'no answer in time')
+  end
+  return out, out_err
+end
+
 -- workspace/executeCommand `command` with one argument object (the server's convention).
 function M.command(bufnr, command, args, opts)
   return M.run(bufnr, 'workspace/executeCommand', { command = command, arguments = { args } }, opts)
