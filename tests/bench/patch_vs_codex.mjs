@@ -1,7 +1,8 @@
 // `hashline patch` vs codex's standalone `apply_patch` on large files: the same patch (K
 // one-line changes with 3 lines of context each, spread evenly over an N-line file) applied to a
 // fresh copy of the file by each tool, as a process run (what an agent pays per call). Each run is
-// verified against the expected text. Median of R runs. Used by scripts/bench.
+// verified against the expected text. Median of R runs. hashline's session reads the file first
+// (untimed; it refuses edits to unread files). Used by scripts/bench.
 //
 // Usage: node patch_vs_codex.mjs --hashline BIN --apply-patch BIN [--ns 10000,100000,1000000]
 //        [--hunks 50] [--runs 3]
@@ -52,6 +53,12 @@ for (const n of ns) {
       writeFileSync(join(dir, 'big.txt'), text);
       const patchFile = join(dir, '..', `${dir.split('/').pop()}.patch`);
       writeFileSync(patchFile, patch);
+      if (tool === 'hashline') {
+        // hashline refuses edits to a file the session never read (NOT_OBSERVED): the agent's
+        // read comes first, untimed, as it would in a real session.
+        spawnSync(args.hashline, ['read', 'big.txt', '--workspace', dir, '--session', 'bench'],
+          { cwd: dir, stdio: 'ignore', env: { ...process.env, HASHLINE_NO_SIDECAR: '1' } });
+      }
       const start = process.hrtime.bigint();
       const result = runTool(tool, dir, patchFile, patch);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;

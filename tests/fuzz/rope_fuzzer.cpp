@@ -176,7 +176,7 @@ HASHLINE_FUZZ_TARGET(rope) {
       std::string text = makeText(input);
       std::size_t times = input.byte() * 8 + 1;
       std::string repeated;
-      for (std::size_t i = 0; i < times && repeated.size() < 8192; ++i)
+      for (std::size_t i = 0; i < times && repeated.size() < 4096; ++i)
         repeated += text;
       rope.replace(begin, begin, repeated);
       model.insert(begin, repeated);
@@ -197,7 +197,7 @@ HASHLINE_FUZZ_TARGET(rope) {
     }
     FUZZ_CHECK(rope.toString() == model, "after op " + std::to_string(op));
     checkAgainstModel(rope, model, input);
-    if (model.size() > 64 * 1024) break;
+    if (model.size() > 24 * 1024) break;
   }
   for (const auto& [snapshot, text] : snapshots) {
     FUZZ_CHECK(snapshot.toString() == text, "an old version changed");
