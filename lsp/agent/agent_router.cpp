@@ -1,6 +1,8 @@
 // Routing of CLI/MCP calls to a sidecar or the in-process disk service; see agent_router.h.
 #include "lsp/agent/agent_router.h"
 
+#include "lsp/journal/journal_service.h"
+
 #include "lsp/agent/discovery.h"
 #include "lsp/disk/state_dir.h"
 #include "lsp/disk/workspace_roots.h"
@@ -109,7 +111,7 @@ ServiceOutcome AgentRouter::call(const std::string& method, json params) {
     std::string root = diskRoots().front();
     if (!paths.empty())
       if (auto real = disk::resolveRealPath(joinPath(root, paths.front()), root)) key_path = *real;
-  } else if (method == "status") {
+  } else if (method == "status" || lsp::JournalService::handles(method)) {
     key_path = diskRoots().front();
   }
 

@@ -2,6 +2,7 @@
 #include "lsp/cli/subcommands.h"
 
 #include "lsp/cli/agent_commands.h"
+#include "lsp/cli/journal_commands.h"
 #include "lsp/cli/lsp_command.h"
 #include "lsp/mcp/mcp_command.h"
 #include "lsp/version.h"
@@ -27,6 +28,16 @@ const std::vector<Subcommand>& subcommands() {
       {"status", "show the sidecar or disk mode, roots, open documents", runStatusCommand},
       {"mcp", "serve the Model Context Protocol on stdin/stdout (agents start this)",
        runMcpCommand},
+      {"log", "list the journal's ops (who changed what, per turn)", runLogCommand},
+      {"diff", "show an op's diff, or a turn's net diff (--turn T)", runDiffCommand},
+      {"undo", "reverse one op on the file as it is now (CONFLICT if its lines changed)",
+       runUndoCommand},
+      {"rewind", "reverse a turn (--turn T) or session, whole or one file (--path P)",
+       runRewindCommand},
+      {"turn", "begin a new turn of the session (turn begin|end|current)", runTurnCommand},
+      {"pending", "list agent hunks not yet reviewed, where they are now", runPendingCommand},
+      {"accept", "mark an op, hunk (OP#K) or turn reviewed", runAcceptCommand},
+      {"reject", "reverse one hunk (OP#K), keeping everything else", runRejectCommand},
   };
   return table;
 }

@@ -3,6 +3,7 @@
 #include "lsp/service/hashline_service.h"
 
 #include "engine/anchors/reader.h"
+#include "lsp/journal/journal_service.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/edit_planner.h"
@@ -41,7 +42,8 @@ std::unique_ptr<HashlineService> HashlineService::forDisk(std::vector<std::strin
 HashlineService::HashlineService(std::optional<EditorLink> editor,
                                  std::function<std::vector<std::string>()> roots,
                                  ServiceOptions options)
-    : editor_(std::move(editor)), disk_(std::move(roots)), options_(options) {
+    : editor_(std::move(editor)), disk_(std::move(roots)), options_(options),
+      journal_(std::make_unique<JournalService>(*this)) {
   if (editor_) {
     applier_ = std::make_unique<BufferApplier>(*editor_, options_);
     // A document's line hash cache lives while it is open; a reopen starts a new history.
@@ -58,6 +60,7 @@ HashlineService::~HashlineService() {
 std::vector<std::string> HashlineService::methods() const {
   std::vector<std::string> names = {"draft", "ed",   "edit",    "headtail", "patch",
                                     "range", "read", "replace", "status"};
+  for (const std::string& name : JournalService::methodNames()) names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -106,6 +109,7 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
       return patch(std::move(request), std::move(done));
     }
     if (method == "status") return status(params, std::move(done));
+    if (JournalService::handles(method)) return journal_->call(method, params, std::move(done));
   } catch (const std::exception& e) {
     log::error("hashline ", method, " failed: ", e.what());
     return done(RpcError::make(RpcErrorCode::InternalError,
@@ -298,6 +302,7 @@ void HashlineService::report(const AppliedEdit& edit) {
   log::info("applied ", edit.method, " to ", edit.uri, " (",
             edit.backend == AppliedEdit::Backend::Buffer ? "buffer" : "disk", ", version ",
             edit.version_before, " → ", edit.version_after, ")");
+  journal_->onApplied(edit);
   if (observer_) observer_(edit);
 }
 

@@ -14,8 +14,10 @@
 //    before `call` returns; no io_context needed. Persist what sessions read across runs with
 //    lsp/service/observation_json.h (`loadObservations` before, `saveObservations` after).
 //
-// Methods: read, edit, replace, headtail, range, patch, draft, ed, status. Applied edits are
-// reported to `setEditObserver` (the journal's seam, edit_observer.h).
+// Methods: read, edit, replace, headtail, range, patch, draft, ed, status; and the journal's
+// undo, reject, rewind, accept, pending, log, diff, turn (lsp/journal/journal_service.h, which
+// records every applied edit). Applied edits are also reported to `setEditObserver`
+// (edit_observer.h).
 // Threading: single-threaded (the io_context's thread, or the caller's for forDisk).
 #pragma once
 
@@ -39,6 +41,7 @@
 namespace hashline::lsp {
 
 class LspServer;
+class JournalService;
 
 class HashlineService : public AgentService {
 public:
@@ -59,6 +62,8 @@ public:
   const ObservationStore& observations() const { return observations_; }
   void setEditObserver(AppliedEditObserver observer) { observer_ = std::move(observer); }
   const ServiceOptions& options() const { return options_; }
+  /// The journal (undo, rewind, review): records every applied edit.
+  JournalService& journal() { return *journal_; }
 
 private:
   using Target = ServiceTarget;
@@ -76,6 +81,8 @@ private:
   void report(const AppliedEdit& edit);
 
   friend class PatchRun;
+  friend class JournalService;
+  friend class RevertRun;
 
   std::optional<EditorLink> editor_;
   DiskBackend disk_;
@@ -85,6 +92,7 @@ private:
   std::map<std::string, LineHashCache> caches_; // open documents' line hash caches
   std::size_t cache_listener_ = 0;
   AppliedEditObserver observer_;
+  std::unique_ptr<JournalService> journal_;
 };
 
 } // namespace hashline::lsp

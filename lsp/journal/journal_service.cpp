@@ -1,0 +1,545 @@
+// The journal methods of the agent service; see journal_service.h. Undo, reject and rewind
+// run in journal_revert.cpp.
+#include "lsp/journal/journal_service.h"
+
+#include "engine/diff/line_diff.h"
+#include "engine/journal/hunk_locator.h"
+#include "engine/journal/hunk_split.h"
+#include "engine/journal/rewind_planner.h"
+#include "lsp/disk/state_dir.h"
+#include "lsp/journal/journal_json.h"
+#include "lsp/journal/journal_revert.h"
+#include "lsp/protocol/error_json.h"
+#include "lsp/service/hashline_service.h"
+#include "lsp/support/log.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+
+namespace hashline::lsp {
+
+using nlohmann::json;
+using namespace hashline::journal;
+
+namespace {
+
+RpcError badParams(const std::string& message) {
+  return RpcError::make(RpcErrorCode::InvalidParams, message);
+}
+
+/// A number or a string param as text ("12", 12 → "12").
+std::optional<std::string> idParam(const json& params, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    auto it = params.find(name);
+    if (it == params.end() || it->is_null()) continue;
+    if (it->is_string()) return it->get<std::string>();
+    if (it->is_number_unsigned() || it->is_number_integer())
+      return std::to_string(it->get<std::int64_t>());
+  }
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> intParam(const json& params, const char* name) {
+  auto it = params.find(name);
+  if (it == params.end()) return std::nullopt;
+  if (it->is_number_integer()) return it->get<std::int64_t>();
+  if (it->is_string()) {
+    try {
+      return std::stoll(it->get<std::string>());
+    } catch (const std::exception&) {
+    }
+  }
+  return std::nullopt;
+}
+
+std::int64_t nowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+const char* kindName(AppliedEdit::Kind kind) {
+  switch (kind) {
+  case AppliedEdit::Kind::Update:
+    return "update";
+  case AppliedEdit::Kind::Create:
+    return "create";
+  case AppliedEdit::Kind::Delete:
+    return "delete";
+  case AppliedEdit::Kind::Move:
+    return "move";
+  }
+  return "update";
+}
+
+} // namespace
+
+JournalService::JournalService(HashlineService& service) : service_(service) {}
+
+const std::vector<std::string>& JournalService::methodNames() {
+  static const std::vector<std::string> names = {"accept", "diff",   "log",  "pending",
+                                                 "reject", "rewind", "turn", "undo"};
+  return names;
+}
+
+bool JournalService::handles(const std::string& method) {
+  const auto& names = methodNames();
+  return std::find(names.begin(), names.end(), method) != names.end();
+}
+
+JournalFile* JournalService::file() {
+  std::vector<std::string> roots = service_.disk_.roots();
+  if (roots.empty()) return nullptr;
+  if (file_ && file_root_ == roots.front()) return file_.get();
+  Result<std::string> directory = disk::workspaceStateDirectory(roots.front());
+  if (!directory) {
+    if (!file_failed_) log::error("journal: ", directory.error().message, "; keeping it in memory");
+    file_failed_ = true;
+    return nullptr;
+  }
+  file_ = std::make_unique<JournalFile>(*directory);
+  file_root_ = roots.front();
+  return file_.get();
+}
+
+void JournalService::refresh() {
+  if (JournalFile* journal_file = file())
+    if (Status status = journal_file->refresh(journal_); !status)
+      log::error("journal: ", status.error().message);
+}
+
+const Journal& JournalService::model() {
+  refresh();
+  return journal_;
+}
+
+void JournalService::persist(const std::vector<json>& records) {
+  JournalFile* journal_file = file();
+  if (!journal_file) {
+    for (const json& record : records)
+      JournalFile::replay(journal_, record);
+    return;
+  }
+  Status status = journal_file->transact(journal_, [&](Journal& model) {
+    for (const json& record : records)
+      JournalFile::replay(model, record);
+    return records;
+  });
+  if (!status) log::error("journal: ", status.error().message);
+}
+
+std::uint64_t JournalService::record(JournalOp op) {
+  op.time_ms = nowMs();
+  std::uint64_t id = 0;
+  auto change = [&](Journal& model) {
+    if (op.turn <= 0) op.turn = model.currentTurn(op.session);
+    id = model.record(op).id;
+    return std::vector<json>{opRecordJSON(*model.find(id))};
+  };
+  JournalFile* journal_file = file();
+  if (!journal_file) {
+    change(journal_);
+    return id;
+  }
+  if (Status status = journal_file->transact(journal_, change); !status) {
+    log::error("journal: cannot persist op: ", status.error().message);
+    if (id == 0) change(journal_);
+  }
+  return id;
+}
+
+std::int64_t JournalService::turnFor(const CallerIdentity& caller) {
+  return caller.turn ? *caller.turn : 0; // 0: the session's current turn, filled in by record
+}
+
+std::string JournalService::displayName(const std::optional<std::string>& path,
+                                        const std::string& uri) const {
+  if (!path) return uri;
+  for (const std::string& root : service_.disk_.roots())
+    if (path->size() > root.size() + 1 && path->rfind(root + "/", 0) == 0)
+      return path->substr(root.size() + 1);
+  return *path;
+}
+
+void JournalService::onApplied(const AppliedEdit& edit) {
+  JournalOp op;
+  op.method = edit.method;
+  op.agent = edit.caller.agent;
+  op.session = edit.caller.session;
+  op.turn = turnFor(edit.caller);
+  op.uri = edit.uri;
+  op.path = edit.path;
+  op.name = displayName(edit.path, edit.uri);
+  op.backend = edit.backend == AppliedEdit::Backend::Buffer ? "buffer" : "disk";
+  op.kind = kindName(edit.kind);
+  op.moved_to = edit.moved_to;
+  op.version_before = edit.version_before;
+  op.version_after = edit.version_after;
+  // What the agent's plan made of the text — not the user's typing that may have arrived in
+  // the same notification (the user's edits are never attributed to the agent).
+  Rope predicted = edit.kind == AppliedEdit::Kind::Update && !edit.plan.edits.empty()
+                       ? applyPlan(edit.before, edit.plan)
+                       : edit.after;
+  op.hunks = splitIntoHunks(edit.before.toString(), predicted.toString());
+  if (op.hunks.empty() && op.kind == "update") return; // nothing changed
+  record(std::move(op));
+}
+
+Result<ServiceTarget> JournalService::targetOf(const JournalOp& op) const {
+  DocumentRef ref;
+  ref.uri = op.uri;
+  Result<ServiceTarget> target = service_.locate(ref);
+  if (target || !op.path) return target;
+  DocumentRef by_path;
+  by_path.path = op.path;
+  return service_.locate(by_path);
+}
+
+Result<std::string> JournalService::currentText(const ServiceTarget& target) const {
+  if (target.open) {
+    Result<const OpenDocument*> readable = service_.editor_->documents->readable(target.key);
+    if (!readable) return readable.error();
+    return (*readable)->document.text().toString();
+  }
+  Result<DiskText> text = service_.disk_.load(*target.resolved, true);
+  if (!text) return text.error();
+  return text->exists() ? text->text.toString() : std::string();
+}
+
+std::string JournalService::keyOf(const JournalOp& op) const {
+  Result<ServiceTarget> target = targetOf(op);
+  return target ? target->key : op.uri;
+}
+
+Result<std::vector<const JournalOp*>> JournalService::select(const json& params,
+                                                             bool require_turn_or_session) {
+  LogFilter filter;
+  if (auto it = params.find("session"); it != params.end() && it->is_string())
+    filter.session = it->get<std::string>();
+  filter.turn = intParam(params, "turn");
+  if (require_turn_or_session && !filter.session) filter.session = "default";
+  std::optional<std::string> path_key;
+  if (auto it = params.find("path"); it != params.end() && it->is_string()) {
+    DocumentRef ref;
+    ref.path = it->get<std::string>();
+    Result<ServiceTarget> target = service_.locate(ref);
+    if (!target) return target.error();
+    path_key = target->key;
+  } else if (auto uri = params.find("uri"); uri != params.end() && uri->is_string()) {
+    DocumentRef ref;
+    ref.uri = uri->get<std::string>();
+    Result<ServiceTarget> target = service_.locate(ref);
+    if (!target) return target.error();
+    path_key = target->key;
+  }
+  if (path_key)
+    filter.document = [this, path_key](const JournalOp& op) { return keyOf(op) == *path_key; };
+  if (auto limit = intParam(params, "limit"); limit && *limit > 0)
+    filter.limit = static_cast<std::size_t>(*limit);
+  return journal_.query(filter);
+}
+
+void JournalService::call(const std::string& method, const json& params, ServiceCallback done) {
+  refresh();
+  if (method == "undo") return undo(params, std::move(done));
+  if (method == "reject") return reject(params, std::move(done));
+  if (method == "rewind") return rewind(params, std::move(done));
+  if (method == "accept") return accept(params, std::move(done));
+  if (method == "pending") return pending(params, std::move(done));
+  if (method == "log") return log(params, std::move(done));
+  if (method == "diff") return diff(params, std::move(done));
+  if (method == "turn") return turn(params, std::move(done));
+  done(RpcError::make(RpcErrorCode::MethodNotFound, "unknown journal method " + method));
+}
+
+namespace {
+
+/// Groups ops (oldest first) into one FileRevert per document, in order of first appearance.
+std::vector<FileRevert> groupByDocument(JournalService& journal,
+                                        const std::vector<const JournalOp*>& ops,
+                                        std::optional<Error>& error) {
+  std::vector<FileRevert> files;
+  std::map<std::string, std::size_t> index;
+  // Ops no longer in effect stay in their file's set: a reverting op of the set may bring them
+  // back (planRewind follows the states). A file with nothing in effect is left out.
+  std::set<std::string> live;
+  for (const JournalOp* op : ops) {
+    Result<ServiceTarget> target = journal.targetOf(*op);
+    if (!target) {
+      error = target.error();
+      return {};
+    }
+    auto [it, inserted] = index.try_emplace(target->key, files.size());
+    if (inserted) files.push_back({*target, op->name, {}});
+    files[it->second].ops.push_back(*op);
+    if (op->inEffect()) live.insert(target->key);
+  }
+  std::erase_if(files, [&](const FileRevert& file) { return !live.count(file.target.key); });
+  return files;
+}
+
+} // namespace
+
+void JournalService::undo(const json& params, ServiceCallback done) {
+  std::optional<std::string> text = idParam(params, {"op", "id"});
+  if (!text) return done(badParams("undo needs {op: <op id>}"));
+  std::optional<HunkRef> ref = parseHunkRef(*text);
+  if (!ref) return done(badParams("undo: '" + *text + "' is not an op id"));
+  if (ref->hunk != 0) {
+    json forwarded = params;
+    forwarded["hunk"] = *text;
+    return reject(forwarded, std::move(done));
+  }
+  const JournalOp* op = journal_.find(ref->op);
+  if (!op)
+    return done(refusalToJSON(
+        Error::make(ErrorCode::NotFound, "no op " + *text + " in the journal (see `log`)")));
+  if (!op->inEffect())
+    return done(refusalToJSON(Error::make(
+        ErrorCode::NoChange, "op " + *text + " is already undone (every hunk reverted)")));
+  RevertRequest request;
+  request.method = "undo";
+  if (auto error = parseCaller(params, request.caller)) return done(*error);
+  request.dry_run = params.value("dry_run", params.value("dryRun", false));
+  std::optional<Error> error;
+  request.files = groupByDocument(*this, {op}, error);
+  if (error) return done(refusalToJSON(*error));
+  runRevert(*this, std::move(request), std::move(done));
+}
+
+void JournalService::reject(const json& params, ServiceCallback done) {
+  std::optional<std::string> text = idParam(params, {"hunk", "id", "op"});
+  if (!text) return done(badParams("reject needs {hunk: \"<op>#<k>\"}"));
+  std::optional<HunkRef> ref = parseHunkRef(*text);
+  if (!ref) return done(badParams("reject: '" + *text + "' is not a hunk id (op#k)"));
+  const JournalOp* op = journal_.find(ref->op);
+  if (!op)
+    return done(refusalToJSON(
+        Error::make(ErrorCode::NotFound, "no op " + std::to_string(ref->op) + " in the journal")));
+  JournalOp only = *op;
+  if (ref->hunk != 0) {
+    const JournalHunk* hunk = op->hunk(ref->hunk);
+    if (!hunk)
+      return done(refusalToJSON(Error::make(ErrorCode::NotFound, "op " + std::to_string(ref->op) +
+                                                                     " has no hunk " + *text)));
+    if (hunk->state == HunkState::Reverted)
+      return done(refusalToJSON(
+          Error::make(ErrorCode::NoChange, "hunk " + *text + " is already reverted")));
+    only.hunks = {*hunk};
+    only.reverts.clear(); // a single hunk of an undo op: no reinstating here
+  } else if (!op->inEffect()) {
+    return done(
+        refusalToJSON(Error::make(ErrorCode::NoChange, "op " + *text + " is already undone")));
+  }
+  RevertRequest request;
+  request.method = "reject";
+  if (auto error = parseCaller(params, request.caller)) return done(*error);
+  request.dry_run = params.value("dry_run", params.value("dryRun", false));
+  std::optional<Error> error;
+  request.files = groupByDocument(*this, {&only}, error);
+  if (error) return done(refusalToJSON(*error));
+  runRevert(*this, std::move(request), std::move(done));
+}
+
+void JournalService::rewind(const json& params, ServiceCallback done) {
+  Result<std::vector<const JournalOp*>> ops = select(params, true);
+  if (!ops) return done(refusalToJSON(ops.error()));
+  RevertRequest request;
+  request.method = "rewind";
+  // `turn` names the turn to rewind; the rewind itself belongs to the session's current turn.
+  json caller_params = params;
+  caller_params.erase("turn");
+  if (auto error = parseCaller(caller_params, request.caller)) return done(*error);
+  request.dry_run = params.value("dry_run", params.value("dryRun", false));
+  std::optional<Error> error;
+  request.files = groupByDocument(*this, *ops, error);
+  if (error) return done(refusalToJSON(*error));
+  if (request.files.empty()) {
+    std::string what = params.contains("turn") ? "turn " + params["turn"].dump() : "the session";
+    return done(refusalToJSON(
+        Error::make(ErrorCode::NoChange, "nothing of " + what + " is in effect to rewind")));
+  }
+  runRevert(*this, std::move(request), std::move(done));
+}
+
+void JournalService::accept(const json& params, ServiceCallback done) {
+  std::vector<HunkRef> refs;
+  if (std::optional<std::string> text = idParam(params, {"hunk", "op", "id"})) {
+    std::optional<HunkRef> ref = parseHunkRef(*text);
+    if (!ref) return done(badParams("accept: '" + *text + "' is not an op or hunk id"));
+    if (!journal_.find(ref->op))
+      return done(refusalToJSON(Error::make(ErrorCode::NotFound, "no op " + *text)));
+    refs.push_back(*ref);
+  } else if (params.contains("turn")) {
+    Result<std::vector<const JournalOp*>> ops = select(params, true);
+    if (!ops) return done(refusalToJSON(ops.error()));
+    for (const JournalOp* op : *ops)
+      refs.push_back({op->id, 0});
+  } else {
+    return done(badParams("accept needs {hunk}, {op} or {turn}"));
+  }
+  json accepted = json::array();
+  for (const HunkRef& ref : refs) {
+    std::vector<json> records;
+    // Mark per hunk so replay reaches the same state.
+    const JournalOp* op = journal_.find(ref.op);
+    if (!op) continue;
+    for (const JournalHunk& hunk : op->hunks) {
+      if (ref.hunk != 0 && hunk.index != ref.hunk) continue;
+      if (hunk.state != HunkState::Pending) continue;
+      std::string id = formatHunkRef({ref.op, hunk.index});
+      records.push_back({{"t", "state"}, {"ref", id}, {"state", "accepted"}});
+      accepted.push_back(id);
+    }
+    if (!records.empty()) persist(records);
+  }
+  done(json{{"status", "ok"}, {"accepted", std::move(accepted)}});
+}
+
+void JournalService::pending(const json& params, ServiceCallback done) {
+  Result<std::vector<const JournalOp*>> ops = select(params, false);
+  if (!ops) return done(refusalToJSON(ops.error()));
+  struct FileEntry {
+    ServiceTarget target;
+    std::string name;
+    std::vector<const JournalOp*> ops;
+  };
+  std::vector<FileEntry> files;
+  std::map<std::string, std::size_t> index;
+  for (const JournalOp* op : *ops) {
+    if (!op->reverts.empty()) continue; // hashline's own reversals are not agent work to review
+    bool any = std::any_of(op->hunks.begin(), op->hunks.end(),
+                           [](const JournalHunk& h) { return h.state == HunkState::Pending; });
+    if (!any) continue;
+    Result<ServiceTarget> target = targetOf(*op);
+    if (!target) continue;
+    auto [it, inserted] = index.try_emplace(target->key, files.size());
+    if (inserted) files.push_back({*target, op->name, {}});
+    files[it->second].ops.push_back(op);
+  }
+  json out = json::array();
+  std::size_t total = 0;
+  for (const FileEntry& file : files) {
+    Result<std::string> current = currentText(file.target);
+    std::vector<std::string_view> lines;
+    if (current) lines = splitLinesKeepingEnds(*current);
+    json hunks = json::array();
+    for (const JournalOp* op : file.ops) {
+      for (const JournalHunk& hunk : op->hunks) {
+        if (hunk.state != HunkState::Pending) continue;
+        HunkRef ref{op->id, hunk.index};
+        json entry = {{"id", formatHunkRef(ref)},       {"op", op->id},
+                      {"method", op->method},           {"agent", op->agent},
+                      {"session", op->session},         {"turn", op->turn},
+                      {"lines", hunk.afterLineCount()}, {"removedLines", hunk.beforeLineCount()},
+                      {"before", hunk.before_text},     {"after", hunk.after_text}};
+        Result<std::uint32_t> where = current ? locateHunk(lines, hunk, ref, file.name)
+                                              : Result<std::uint32_t>(current.error());
+        if (where) {
+          entry["line"] = *where + 1;
+        } else {
+          entry["line"] = nullptr;
+          entry["changedSince"] = true;
+          entry["note"] = where.error().message;
+        }
+        hunks.push_back(std::move(entry));
+        ++total;
+      }
+    }
+    json entry = {{"name", file.name},
+                  {"uri", file.target.uri},
+                  {"backend", file.target.open ? "buffer" : "disk"},
+                  {"hunks", std::move(hunks)}};
+    if (file.target.path) entry["path"] = *file.target.path;
+    out.push_back(std::move(entry));
+  }
+  done(json{{"status", "ok"}, {"count", total}, {"files", std::move(out)}});
+}
+
+void JournalService::log(const json& params, ServiceCallback done) {
+  Result<std::vector<const JournalOp*>> ops = select(params, false);
+  if (!ops) return done(refusalToJSON(ops.error()));
+  json out = json::array();
+  for (const JournalOp* op : *ops)
+    out.push_back(opSummaryJSON(*op));
+  json result = {{"status", "ok"}, {"ops", std::move(out)}};
+  if (file_) {
+    result["journal"] = file_->path();
+    if (file_->skippedRecords() != 0) result["skippedRecords"] = file_->skippedRecords();
+  }
+  done(std::move(result));
+}
+
+void JournalService::diff(const json& params, ServiceCallback done) {
+  std::string kind = params.value("kind", "");
+  std::vector<const JournalOp*> ops;
+  if (std::optional<std::string> text = idParam(params, {"op", "id"})) {
+    std::optional<HunkRef> ref = parseHunkRef(*text);
+    if (!ref) return done(badParams("diff: '" + *text + "' is not an op id"));
+    const JournalOp* op = journal_.find(ref->op);
+    if (!op) return done(refusalToJSON(Error::make(ErrorCode::NotFound, "no op " + *text)));
+    ops.push_back(op);
+    if (kind.empty()) kind = "commit";
+  } else if (params.contains("turn") || params.contains("session")) {
+    Result<std::vector<const JournalOp*>> selected = select(params, true);
+    if (!selected) return done(refusalToJSON(selected.error()));
+    ops = *selected;
+    if (kind.empty()) kind = "net";
+  } else {
+    return done(badParams("diff needs {op} or {turn} (and kind: commit | net)"));
+  }
+  if (kind != "commit" && kind != "net")
+    return done(badParams("diff: kind must be \"commit\" or \"net\""));
+  if (kind == "commit") {
+    std::string text;
+    for (const JournalOp* op : ops)
+      text += commitDiff(*op);
+    return done(json{{"status", "ok"}, {"kind", kind}, {"diff", text}});
+  }
+  std::optional<Error> error;
+  std::vector<FileRevert> files = groupByDocument(*this, ops, error);
+  if (error) return done(refusalToJSON(*error));
+  std::string text;
+  json per_file = json::array();
+  for (const FileRevert& file : files) {
+    Result<std::string> current = currentText(file.target);
+    if (!current) return done(refusalToJSON(current.error()));
+    std::vector<const JournalOp*> pointers;
+    for (const JournalOp& op : file.ops)
+      pointers.push_back(&op);
+    Result<std::string> net = netDiff(*current, pointers, file.name);
+    if (!net) return done(refusalToJSON(net.error()));
+    text += *net;
+    per_file.push_back({{"name", file.name}, {"uri", file.target.uri}, {"diff", *net}});
+  }
+  done(json{{"status", "ok"}, {"kind", kind}, {"diff", text}, {"files", std::move(per_file)}});
+}
+
+void JournalService::turn(const json& params, ServiceCallback done) {
+  std::string action = params.value("action", "begin");
+  std::string session = params.value("session", "default");
+  if (action == "current") {
+    return done(
+        json{{"status", "ok"}, {"session", session}, {"turn", journal_.currentTurn(session)}});
+  }
+  if (action != "begin" && action != "end")
+    return done(badParams("turn: action must be begin, end or current"));
+  // `end` closes the current turn: the next call starts a new one, exactly like `begin`.
+  std::optional<std::int64_t> wanted = intParam(params, "turn");
+  std::int64_t next = 0;
+  JournalFile* journal_file = file();
+  auto change = [&](Journal& model) {
+    next = model.beginTurn(session, wanted);
+    return std::vector<json>{{{"t", "turn"}, {"session", session}, {"turn", next}}};
+  };
+  if (!journal_file) {
+    change(journal_);
+  } else if (Status status = journal_file->transact(journal_, change); !status) {
+    return done(refusalToJSON(status.error()));
+  }
+  done(json{{"status", "ok"}, {"session", session}, {"turn", next}});
+}
+
+} // namespace hashline::lsp

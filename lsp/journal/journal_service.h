@@ -1,0 +1,93 @@
+// JournalService: the journal methods of the agent service (DESIGN §7, issues 6 and 9) — it
+// records every applied edit (HashlineService's edit observer) and answers
+//   undo    {op}                                  reverse one op's hunks still in effect
+//   reject  {hunk}                                reverse one hunk (`12#2`; `12` = the whole op)
+//   rewind  {turn?, session?, path?}              a turn (or the whole session), newest first;
+//                                                 with `path` only that file (file grain)
+//   accept  {hunk | op | turn}                    mark hunks reviewed
+//   pending {session?, turn?, path?}              unreviewed hunks per file, where they are now
+//   log     {session?, turn?, path?, limit?}      ops, oldest first
+//   diff    {op | turn, kind: commit | net, path?}
+//   turn    {action: begin | end | current}       turn boundaries (default: one per session)
+// Undo, reject and rewind find the hunks by content in the document as it is now (buffer mirror
+// or disk; engine/journal/hunk_locator.h), verify every file before writing anything — any
+// CONFLICT refuses the whole request, naming the lines — then apply through the service's
+// pipeline (versioned applyEdit for open buffers, atomic writes on disk), each file as a new
+// journaled op that records what it reverted. When a file fails part-way, the files already
+// reverted are restored (journaled as "rollback") and the refusal lists `applied`, `rolledBack`
+// and `rollbackFailed`. `dry_run` previews the diffs without writing.
+//
+// HashlineService owns one and routes these method names to it. The journal persists in the
+// workspace's state directory (lsp/journal/journal_file.h), opened on first use (the editor's
+// roots are known only after initialize); without a workspace root it stays in memory.
+// Threading: the service's thread.
+#pragma once
+
+#include "engine/journal/journal.h"
+#include "lsp/journal/journal_file.h"
+#include "lsp/service/agent_service.h"
+#include "lsp/service/edit_observer.h"
+#include "lsp/service/service_target.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hashline::lsp {
+
+class HashlineService;
+
+class JournalService {
+public:
+  explicit JournalService(HashlineService& service);
+
+  /// "accept", "diff", "log", "pending", "reject", "rewind", "turn", "undo".
+  static const std::vector<std::string>& methodNames();
+  static bool handles(const std::string& method);
+  void call(const std::string& method, const nlohmann::json& params, ServiceCallback done);
+  /// The edit observer: records an applied edit as an op.
+  void onApplied(const AppliedEdit& edit);
+
+  /// The model, refreshed from the file (tests, CLI rendering).
+  const journal::Journal& model();
+
+  // For RevertRun (journal_revert.cpp).
+  HashlineService& service() { return service_; }
+  /// Records `op` (id assigned) and persists it; returns the stored id.
+  std::uint64_t record(journal::JournalOp op);
+  std::string displayName(const std::optional<std::string>& path, const std::string& uri) const;
+  /// The session's turn for a caller that may name one.
+  std::int64_t turnFor(const CallerIdentity& caller);
+  /// Where an op's document is now (open buffer or disk), by its recorded URI.
+  Result<ServiceTarget> targetOf(const journal::JournalOp& op) const;
+  /// The document's current text ("" for a missing disk file).
+  Result<std::string> currentText(const ServiceTarget& target) const;
+
+private:
+  JournalFile* file();
+  void refresh();
+  void persist(const std::vector<nlohmann::json>& records);
+
+  void undo(const nlohmann::json& params, ServiceCallback done);
+  void reject(const nlohmann::json& params, ServiceCallback done);
+  void rewind(const nlohmann::json& params, ServiceCallback done);
+  void accept(const nlohmann::json& params, ServiceCallback done);
+  void pending(const nlohmann::json& params, ServiceCallback done);
+  void log(const nlohmann::json& params, ServiceCallback done);
+  void diff(const nlohmann::json& params, ServiceCallback done);
+  void turn(const nlohmann::json& params, ServiceCallback done);
+
+  /// Selects ops by session/turn/path params; error when `path` does not resolve.
+  Result<std::vector<const journal::JournalOp*>> select(const nlohmann::json& params,
+                                                        bool require_turn_or_session);
+  std::string keyOf(const journal::JournalOp& op) const;
+
+  HashlineService& service_;
+  journal::Journal journal_;
+  std::unique_ptr<JournalFile> file_;
+  std::string file_root_;
+  bool file_failed_ = false;
+};
+
+} // namespace hashline::lsp

@@ -1,0 +1,288 @@
+// The journal on disk files through the in-process service (HashlineService::forDisk), as the
+// CLI runs it: ops recorded and persisted in the state directory (never the workspace), undo
+// with rebase and CONFLICT, rewind of a turn across files (verified whole; file grain with a
+// path), reject of one hunk, pending/accept, net diffs, restart (a new service reads the
+// journal), a torn last record skipped, and compaction bounds.
+#include "engine/journal/journal.h"
+#include "lsp/journal/journal_file.h"
+#include "lsp/journal/journal_json.h"
+#include "lsp/service/hashline_service.h"
+#include "tests/lsp/journal/journal_test_util.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <memory>
+
+namespace hashline::lsp {
+namespace {
+
+using journal_test::readRaw;
+using journal_test::ScopedEnv;
+using journal_test::TempDir;
+using journal_test::writeRaw;
+using nlohmann::json;
+
+std::string numbered(int count) {
+  std::string text;
+  for (int i = 1; i <= count; ++i)
+    text += "line " + std::to_string(i) + "\n";
+  return text;
+}
+
+class JournalDiskTest : public ::testing::Test {
+protected:
+  void SetUp() override { restart(); }
+
+  void restart() {
+    service_.reset();
+    service_ = HashlineService::forDisk({workspace_.path()});
+  }
+
+  json call(const std::string& method, json params) {
+    json result;
+    bool answered = false;
+    service_->call(method, std::move(params), [&](ServiceOutcome outcome) {
+      answered = true;
+      if (auto* value = std::get_if<json>(&outcome))
+        result = *value;
+      else
+        result = {{"rpcError", std::get<RpcError>(outcome).message}};
+    });
+    EXPECT_TRUE(answered) << method << " did not answer synchronously";
+    return result;
+  }
+
+  /// read + replace of one line's text, as an agent would.
+  json agentReplace(const std::string& name, const std::string& old_text,
+                    const std::string& new_text, json extra = json::object()) {
+    json read = call("read", {{"path", name}, {"session", "agent"}});
+    EXPECT_EQ(read["status"], "ok") << read.dump();
+    json params = {{"path", name}, {"old", old_text}, {"new", new_text}, {"session", "agent"}};
+    params.update(extra);
+    json result = call("replace", params);
+    EXPECT_EQ(result["status"], "applied") << result.dump();
+    return result;
+  }
+
+  std::uint64_t lastOp() {
+    json log = call("log", json::object());
+    EXPECT_FALSE(log["ops"].empty());
+    return log["ops"].back()["op"].get<std::uint64_t>();
+  }
+
+  std::string file(const std::string& name) { return readRaw(workspace_ / name); }
+
+  TempDir state_;
+  TempDir runtime_;
+  TempDir workspace_;
+  ScopedEnv state_env_{"HASHLINE_STATE_DIR", state_.path()};
+  ScopedEnv runtime_env_{"HASHLINE_RUNTIME_DIR", runtime_.path()};
+  std::unique_ptr<HashlineService> service_;
+};
+
+TEST_F(JournalDiskTest, EditIsJournaledOutsideTheWorkspace) {
+  writeRaw(workspace_ / "a.txt", numbered(5));
+  agentReplace("a.txt", "line 3\n", "three\n", {{"agent", "claude"}, {"turn", 4}});
+  json log = call("log", json::object());
+  ASSERT_EQ(log["ops"].size(), 1u) << log.dump();
+  const json& op = log["ops"][0];
+  EXPECT_EQ(op["method"], "replace");
+  EXPECT_EQ(op["agent"], "claude");
+  EXPECT_EQ(op["session"], "agent");
+  EXPECT_EQ(op["turn"], 4);
+  EXPECT_EQ(op["name"], "a.txt");
+  EXPECT_EQ(op["backend"], "disk");
+  ASSERT_EQ(op["hunks"].size(), 1u);
+  EXPECT_EQ(op["hunks"][0]["id"], std::to_string(op["op"].get<int>()) + "#1");
+  EXPECT_EQ(op["hunks"][0]["line"], 3);
+  std::string journal_path = log["journal"];
+  EXPECT_EQ(journal_path.rfind(state_.path(), 0), 0u) << journal_path;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(workspace_.path()))
+    EXPECT_EQ(entry.path().filename().string().find("journal"), std::string::npos);
+}
+
+TEST_F(JournalDiskTest, UndoRestoresAndKeepsOtherTypingThenConflicts) {
+  std::string text = numbered(50);
+  writeRaw(workspace_ / "a.txt", text);
+  agentReplace("a.txt", "line 10\nline 11\nline 12\n", "A10\nA11\nA12\n");
+  std::uint64_t op = lastOp();
+  // The user changes line 40 on disk, and adds a line at the top.
+  std::string now = file("a.txt");
+  now.replace(now.find("line 40"), 7, "user 40");
+  writeRaw(workspace_ / "a.txt", "top\n" + now);
+  json undone = call("undo", {{"op", op}});
+  ASSERT_EQ(undone["status"], "applied") << undone.dump();
+  std::string expected = "top\n" + text;
+  expected.replace(expected.find("line 40"), 7, "user 40");
+  EXPECT_EQ(file("a.txt"), expected);
+  EXPECT_EQ(undone["reverted"], json::array({std::to_string(op) + "#1"}));
+  // The undo is an op itself; undoing it again puts the agent's lines back.
+  std::uint64_t undo_op = lastOp();
+  EXPECT_GT(undo_op, op);
+  json again = call("undo", {{"op", op}});
+  EXPECT_EQ(again["status"], "refused");
+  EXPECT_EQ(again["error"]["code"], "NO_CHANGE") << again.dump();
+  json redo = call("undo", {{"op", undo_op}});
+  ASSERT_EQ(redo["status"], "applied") << redo.dump();
+  EXPECT_NE(file("a.txt").find("A10\nA11\nA12\n"), std::string::npos);
+
+  // Now the user edits line 11 of the agent's lines: undo → CONFLICT, file unchanged.
+  now = file("a.txt");
+  now.replace(now.find("A11"), 3, "U11");
+  writeRaw(workspace_ / "a.txt", now);
+  json conflict = call("undo", {{"op", op}});
+  ASSERT_EQ(conflict["status"], "refused") << conflict.dump();
+  EXPECT_EQ(conflict["error"]["code"], "CONFLICT");
+  EXPECT_NE(conflict["error"]["message"].get<std::string>().find("lines 10-12"), std::string::npos)
+      << conflict.dump();
+  EXPECT_EQ(file("a.txt"), now);
+}
+
+TEST_F(JournalDiskTest, RewindTurnAcrossFilesVerifiedWholeAndFileGrain) {
+  writeRaw(workspace_ / "a.txt", numbered(20));
+  writeRaw(workspace_ / "b.txt", numbered(20));
+  json turn = call("turn", {{"action", "begin"}, {"session", "agent"}});
+  ASSERT_EQ(turn["status"], "ok");
+  std::int64_t t = turn["turn"];
+  agentReplace("a.txt", "line 2\n", "a-op1\n");
+  agentReplace("b.txt", "line 5\n", "b-op2\n");
+  agentReplace("a.txt", "a-op1\n", "a-op3 over op1\n");
+  // Net diff of the turn shows both files' changes.
+  json net = call("diff", {{"turn", t}, {"session", "agent"}, {"kind", "net"}});
+  ASSERT_EQ(net["status"], "ok") << net.dump();
+  EXPECT_NE(net["diff"].get<std::string>().find("-line 2\n+a-op3 over op1\n"), std::string::npos)
+      << net.dump();
+  // The user touches b's agent line: the whole rewind is refused, nothing written.
+  std::string b = file("b.txt");
+  std::string b_touched = b;
+  b_touched.replace(b_touched.find("b-op2"), 5, "user!");
+  writeRaw(workspace_ / "b.txt", b_touched);
+  std::string a = file("a.txt");
+  json refused = call("rewind", {{"turn", t}, {"session", "agent"}});
+  ASSERT_EQ(refused["status"], "refused") << refused.dump();
+  EXPECT_EQ(refused["error"]["code"], "CONFLICT");
+  EXPECT_EQ(file("a.txt"), a);
+  EXPECT_EQ(file("b.txt"), b_touched);
+  // File grain: only a.txt goes back; b.txt stays as it is.
+  json one = call("rewind", {{"turn", t}, {"session", "agent"}, {"path", "a.txt"}});
+  ASSERT_EQ(one["status"], "applied") << one.dump();
+  EXPECT_EQ(file("a.txt"), numbered(20));
+  EXPECT_EQ(file("b.txt"), b_touched);
+  // Restore the user's b and rewind the rest of the turn.
+  writeRaw(workspace_ / "b.txt", b);
+  json rest = call("rewind", {{"turn", t}, {"session", "agent"}});
+  ASSERT_EQ(rest["status"], "applied") << rest.dump();
+  EXPECT_EQ(file("b.txt"), numbered(20));
+  EXPECT_EQ(file("a.txt"), numbered(20));
+  json empty = call("diff", {{"turn", t}, {"session", "agent"}});
+  EXPECT_EQ(empty["diff"], "") << empty.dump() << call("log", json::object()).dump(1);
+}
+
+TEST_F(JournalDiskTest, RejectOneHunkAcceptAnotherAndPendingLocations) {
+  std::string text = numbered(60);
+  writeRaw(workspace_ / "c.txt", text);
+  call("read", {{"path", "c.txt"}, {"session", "agent"}});
+  json applied =
+      call("replace", {{"path", "c.txt"},
+                       {"session", "agent"},
+                       {"edits", json::array({{{"old", "line 10\n"}, {"new", "H1\n"}},
+                                              {{"old", "line 30\n"}, {"new", "H2\n"}},
+                                              {{"old", "line 50\n"}, {"new", "H3\n"}}})}});
+  ASSERT_EQ(applied["status"], "applied") << applied.dump();
+  std::string op = std::to_string(lastOp());
+  // The user types two lines at the top and next to hunk 2.
+  std::string now = file("c.txt");
+  now.replace(now.find("line 31"), 7, "user 31");
+  writeRaw(workspace_ / "c.txt", "u1\nu2\n" + now);
+  json pending = call("pending", json::object());
+  ASSERT_EQ(pending["count"], 3) << pending.dump();
+  EXPECT_EQ(pending["files"][0]["hunks"][0]["line"], 12); // moved by the two typed lines
+  ASSERT_EQ(call("reject", {{"hunk", op + "#1"}})["status"], "applied");
+  ASSERT_EQ(call("reject", {{"hunk", op + "#3"}})["status"], "applied");
+  std::string expected = text;
+  expected.replace(expected.find("line 30\n"), 8, "H2\n");
+  expected.replace(expected.find("line 31"), 7, "user 31");
+  EXPECT_EQ(file("c.txt"), "u1\nu2\n" + expected);
+  json accepted = call("accept", {{"hunk", op + "#2"}});
+  EXPECT_EQ(accepted["accepted"], json::array({op + "#2"}));
+  EXPECT_EQ(call("pending", json::object())["count"], 0);
+  // Rejecting a hunk whose lines the user changed: CONFLICT.
+  now = file("c.txt");
+  now.replace(now.find("H2"), 2, "X2");
+  writeRaw(workspace_ / "c.txt", now);
+  json conflict = call("reject", {{"hunk", op + "#2"}});
+  EXPECT_EQ(conflict["error"]["code"], "CONFLICT") << conflict.dump();
+  EXPECT_EQ(file("c.txt"), now);
+}
+
+TEST_F(JournalDiskTest, SurvivesRestartAndSkipsATornRecord) {
+  writeRaw(workspace_ / "a.txt", numbered(10));
+  agentReplace("a.txt", "line 4\n", "four\n");
+  std::uint64_t op = lastOp();
+  json log = call("log", json::object());
+  std::string journal_path = log["journal"];
+  // A kill in the middle of an append leaves half a record.
+  {
+    std::ofstream out(journal_path, std::ios::app | std::ios::binary);
+    out << R"({"t":"op","id":99,"method":"edit","hun)";
+  }
+  restart();
+  json after = call("log", json::object());
+  ASSERT_EQ(after["ops"].size(), 1u) << after.dump();
+  EXPECT_FALSE(after.contains("skippedRecords")); // a torn tail is not even a line yet
+  agentReplace("a.txt", "line 8\n", "eight\n");
+  restart();
+  after = call("log", json::object());
+  ASSERT_EQ(after["ops"].size(), 2u) << after.dump();
+  EXPECT_EQ(after["skippedRecords"], 1);
+  json undone = call("undo", {{"op", op}});
+  ASSERT_EQ(undone["status"], "applied") << undone.dump();
+  std::string expected = numbered(10);
+  expected.replace(expected.find("line 8"), 6, "eight");
+  EXPECT_EQ(file("a.txt"), expected);
+}
+
+TEST_F(JournalDiskTest, CreatedFileUndoneIsDeleted) {
+  call("read", {{"path", "new.txt"}, {"session", "agent"}});
+  json patch = call("patch", {{"session", "agent"},
+                              {"patch", "*** Begin Patch\n*** Add File: new.txt\n+hello\n"
+                                        "*** End Patch\n"}});
+  ASSERT_EQ(patch["status"], "applied") << patch.dump();
+  ASSERT_TRUE(std::filesystem::exists(workspace_ / "new.txt"));
+  json undone = call("undo", {{"op", lastOp()}});
+  ASSERT_EQ(undone["status"], "applied") << undone.dump();
+  EXPECT_FALSE(std::filesystem::exists(workspace_ / "new.txt"));
+}
+
+TEST(JournalFileTest, BoundedByCountWithAtomicCompaction) {
+  TempDir dir;
+  JournalBounds bounds;
+  bounds.max_ops = 8;
+  JournalFile file(dir.path(), bounds);
+  journal::Journal model;
+  for (int i = 0; i < 30; ++i) {
+    Status status = file.transact(model, [&](journal::Journal& m) {
+      journal::JournalOp op;
+      op.method = "edit";
+      op.uri = "file:///x";
+      op.hunks.resize(1);
+      op.hunks[0].after_text = "x" + std::to_string(i) + "\n";
+      std::uint64_t id = m.record(op).id;
+      return std::vector<json>{opRecordJSON(*m.find(id))};
+    });
+    ASSERT_TRUE(status.ok());
+  }
+  EXPECT_LE(model.ops().size(), 8u);
+  EXPECT_EQ(model.lastId(), 30u);
+  // Another reader (a restart) sees the same ops.
+  JournalFile reader(dir.path(), bounds);
+  journal::Journal fresh;
+  ASSERT_TRUE(reader.refresh(fresh).ok());
+  ASSERT_EQ(fresh.ops().size(), model.ops().size());
+  EXPECT_EQ(fresh.ops().back().id, 30u);
+  EXPECT_EQ(fresh.ops().front().id, model.ops().front().id);
+}
+
+} // namespace
+} // namespace hashline::lsp
