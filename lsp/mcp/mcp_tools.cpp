@@ -193,21 +193,23 @@ json toolDefinitions() {
               {"dry_run", kDryRun}},
              {"path", "draft"}),
       false));
-  tools.push_back(
-      tool("hashline_ed", "Run an ed script",
-           std::string("Run an ed-style script: commands a (append), i (insert), c (change), d "
-                       "(delete), m (move), t (copy) and s/re/rep/ addressed by anchors (e.g. "
-                       "`12:c3d:rst,14:abc:rst d`) or by line numbers at `version`. Text for a/i/c "
-                       "follows on the next lines, ended by a line with a single `.`. ") +
-               kErrors,
-           object({{"path", kPath},
-                   {"script", {{"type", "string"}}},
-                   {"version",
-                    {{"type", "integer"},
-                     {"description", "The version line numbers refer to (from a read's header)."}}},
-                   {"dry_run", kDryRun}},
-                  {"path", "script"}),
-           false));
+  tools.push_back(tool(
+      "hashline_ed", "Run an ed script",
+      std::string("Run an ed-style script: commands a (append), i (insert), c (change), d "
+                  "(delete), m (move), t (copy) and s/re/rep/ addressed by anchors (e.g. "
+                  "`12:c3d:rst,14:abc:rstd` deletes lines 12-14, `12:c3d:rsta` appends after line "
+                  "12) or by line numbers at `version`. Text for a/i/c follows on the next "
+                  "lines, ended by a line with a single `.`. Addresses refer to the original "
+                  "text; `,` or `%` is the whole file; s uses ECMAScript regular expressions. ") +
+          kErrors,
+      object({{"path", kPath},
+              {"script", {{"type", "string"}}},
+              {"version",
+               {{"type", "integer"},
+                {"description", "The version line numbers refer to (from a read's header)."}}},
+              {"dry_run", kDryRun}},
+             {"path", "script"}),
+      false));
   tools.push_back(tool("hashline_status", "Where edits go",
                        "Show whether edits go to an editor's buffers (the sidecar) or to the "
                        "disk, the workspace roots, and the open documents.",

@@ -1,0 +1,127 @@
+// `hashline mcp` over real pipes: newline-delimited JSON-RPC; version negotiation, tools/list,
+// tools/call (read, edit, refused edit as isError), and malformed input answered with JSON-RPC
+// errors (never a crash, never a stray line on stdout).
+#include "agent_test_util.h"
+
+#include <gtest/gtest.h>
+#include <sstream>
+
+namespace hashline::test {
+namespace {
+
+using nlohmann::json;
+
+std::vector<json> outputLines(const CliRun& run) {
+  std::vector<json> lines;
+  std::istringstream in(run.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    json value = json::parse(line, nullptr, false);
+    EXPECT_FALSE(value.is_discarded()) << "not JSON on stdout: " << line;
+    lines.push_back(value);
+  }
+  return lines;
+}
+
+std::string request(int id, const std::string& method, json params = json::object()) {
+  return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump() + "\n";
+}
+
+std::string initialize(const std::string& version) {
+  return request(1, "initialize",
+                 {{"protocolVersion", version},
+                  {"capabilities", json::object()},
+                  {"clientInfo", {{"name", "test-agent"}, {"version", "1"}}}}) +
+         json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump() + "\n";
+}
+
+TEST(McpProtocol, VersionNegotiation) {
+  AgentSandbox sandbox;
+  for (const auto& [asked, answered] :
+       std::vector<std::pair<std::string, std::string>>{{"2025-06-18", "2025-06-18"},
+                                                        {"2025-11-25", "2025-11-25"},
+                                                        {"2024-11-05", "2025-11-25"}}) {
+    CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(),
+                             initialize(asked) + request(2, "ping"));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    auto lines = outputLines(run);
+    ASSERT_EQ(lines.size(), 2u) << run.out; // the notification gets no answer
+    EXPECT_EQ(lines[0]["result"]["protocolVersion"], answered) << asked;
+    EXPECT_EQ(lines[0]["result"]["serverInfo"]["name"], "hashline");
+    EXPECT_TRUE(lines[0]["result"]["capabilities"].contains("tools"));
+    EXPECT_EQ(lines[1]["id"], 2);
+    EXPECT_EQ(lines[1]["result"], json::object());
+  }
+}
+
+TEST(McpProtocol, ReadEditAndRefusal) {
+  AgentSandbox sandbox;
+  sandbox.write("a.txt", "one\ntwo\nthree\n");
+  // Turn 1: list and read.
+  CliRun first =
+      runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(),
+                  initialize("2025-06-18") + request(2, "tools/list") +
+                      request(3, "tools/call",
+                              {{"name", "hashline_read"}, {"arguments", {{"path", "a.txt"}}}}));
+  auto lines = outputLines(first);
+  ASSERT_EQ(lines.size(), 3u) << first.out << first.err;
+  EXPECT_EQ(lines[1]["result"]["tools"].size(), 9u);
+  for (const auto& tool : lines[1]["result"]["tools"])
+    EXPECT_EQ(tool["inputSchema"]["type"], "object") << tool["name"];
+  json read = lines[2]["result"];
+  EXPECT_EQ(read["isError"], false);
+  EXPECT_EQ(read["content"][0]["type"], "text");
+  EXPECT_EQ(read["content"][0]["text"].get<std::string>().rfind("# a.txt", 0), 0u);
+  std::string anchor = read["structuredContent"]["lines"][1]["anchor"];
+
+  // Turn 2 (a new server process: the read was remembered): edit, then a stale edit.
+  json edit = {{"name", "hashline_edit"},
+               {"arguments",
+                {{"path", "a.txt"},
+                 {"edits", {{{"op", "replace"}, {"anchor", anchor}, {"content", "TWO"}}}}}}};
+  CliRun second = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(),
+                              initialize("2025-11-25") + request(2, "tools/call", edit) +
+                                  request(3, "tools/call", edit));
+  lines = outputLines(second);
+  ASSERT_EQ(lines.size(), 3u) << second.out << second.err;
+  EXPECT_EQ(lines[1]["result"]["isError"], false) << lines[1];
+  EXPECT_EQ(lines[1]["result"]["structuredContent"]["status"], "applied");
+  EXPECT_EQ(sandbox.read("a.txt"), "one\nTWO\nthree\n");
+  json refused = lines[2]["result"];
+  EXPECT_EQ(refused["isError"], true) << refused;
+  std::string text = refused["content"][0]["text"];
+  EXPECT_EQ(text.rfind("STALE_ANCHOR", 0), 0u) << text;
+  EXPECT_NE(text.find("hint:"), std::string::npos);
+  EXPECT_NE(text.find("fresh anchors:"), std::string::npos);
+  EXPECT_EQ(refused["structuredContent"]["error"]["code"], "STALE_ANCHOR");
+}
+
+TEST(McpProtocol, MalformedInputIsAnsweredNotFatal) {
+  AgentSandbox sandbox;
+  std::string input = initialize("2025-06-18") + "{not json\n" + "[1,2]\n" + "\n" +
+                      json{{"jsonrpc", "2.0"}, {"id", 5}}.dump() + "\n" +
+                      request(6, "no/such/method") +
+                      request(7, "tools/call", {{"name", "nope"}, {"arguments", json::object()}}) +
+                      request(8, "tools/call", {{"name", "hashline_read"}, {"arguments", 42}}) +
+                      request(9, "tools/call",
+                              {{"name", "hashline_edit"},
+                               {"arguments", {{"path", "a.txt"}, {"edits", "not a list"}}}}) +
+                      json{{"jsonrpc", "2.0"}, {"id", 99}, {"result", json::object()}}.dump() +
+                      "\n" + request(10, "ping");
+  CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(), input);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  auto lines = outputLines(run);
+  ASSERT_EQ(lines.size(), 9u) << run.out;
+  EXPECT_EQ(lines[1]["error"]["code"], -32700);
+  EXPECT_TRUE(lines[1]["id"].is_null());
+  EXPECT_EQ(lines[2]["error"]["code"], -32600);
+  EXPECT_EQ(lines[3]["error"]["code"], -32600); // an id but no method
+  EXPECT_EQ(lines[4]["error"]["code"], -32601);
+  EXPECT_EQ(lines[5]["error"]["code"], -32602);   // unknown tool
+  EXPECT_EQ(lines[6]["error"]["code"], -32602);   // arguments not an object
+  EXPECT_EQ(lines[7]["result"]["isError"], true); // wrong shape: a tool error the model can fix
+  EXPECT_EQ(lines[8]["id"], 10);
+}
+
+} // namespace
+} // namespace hashline::test
