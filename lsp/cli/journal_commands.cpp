@@ -69,7 +69,9 @@ std::string hunkLines(const json& hunk) {
   return "lines " + std::to_string(line) + "-" + std::to_string(line + count - 1);
 }
 
-std::string render(const std::string& method, const json& result) {
+} // namespace
+
+std::string renderJournalResult(const std::string& method, const json& result) {
   std::string out;
   if (method == "log") {
     for (const json& op : result["ops"]) {
@@ -133,6 +135,8 @@ std::string render(const std::string& method, const json& result) {
   return out + result.value("diff", "");
 }
 
+namespace {
+
 int call(const char* command, const std::string& method, json params, const Parsed& parsed,
          bool caller_turn) {
   const GlobalOptions& global = parsed.global;
@@ -166,7 +170,7 @@ int call(const char* command, const std::string& method, json params, const Pars
     return 1;
   }
   if (!global.json) {
-    std::string text = render(method, result);
+    std::string text = renderJournalResult(method, result);
     std::fwrite(text.data(), 1, text.size(), stdout);
   }
   return 0;

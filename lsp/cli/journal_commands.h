@@ -13,6 +13,7 @@
 // Exit codes: 0 ok/applied, 1 refused (code first on stderr), 2 usage.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,9 @@ int runLogCommand(std::vector<std::string> args);
 int runDiffCommand(std::vector<std::string> args);
 int runTurnCommand(std::vector<std::string> args);
 int runPendingCommand(std::vector<std::string> args);
+
+/// Human text for a journal method's (non-refused) result: log lines, pending hunks, diffs, what
+/// an undo/reject/rewind reverted. Used by the CLI, render.cpp and MCP tool results.
+std::string renderJournalResult(const std::string& method, const nlohmann::json& result);
 
 } // namespace hashline::cli

@@ -1,6 +1,9 @@
 // Human-readable text for service results; see render.h.
 #include "lsp/cli/render.h"
 
+#include "lsp/cli/journal_commands.h"
+#include "lsp/journal/journal_service.h"
+
 #include <sstream>
 
 namespace hashline::cli {
@@ -164,6 +167,7 @@ std::string renderResult(const std::string& method, const json& result,
   if (isRefusal(result)) return renderRefusal(result);
   if (method == "read") return renderRead(result, base_dir);
   if (method == "status") return renderStatus(result);
+  if (lsp::JournalService::handles(method)) return renderJournalResult(method, result);
   std::string status = result.value("status", std::string());
   if (status == "applied" || status == "preview") return renderEdit(method, result, base_dir);
   return result.dump(2) + "\n"; // journal methods and anything new: the object itself

@@ -1,0 +1,209 @@
+// The journal through the real `hashline` binary on a disk workspace (no sidecar): edits by one
+// process, `log`, `undo`, `rewind --turn`, `pending`/`reject` by later processes (the journal
+// survives between runs), exit codes and CONFLICT; and crash safety: a CLI edit SIGKILLed at
+// random points while appending leaves a journal every later run can read.
+#include "tests/lsp/journal/journal_test_util.h"
+
+#include <csignal>
+#include <cstdio>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace hashline {
+namespace {
+
+using journal_test::readRaw;
+using journal_test::ScopedEnv;
+using journal_test::TempDir;
+using journal_test::writeRaw;
+using nlohmann::json;
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string numbered(int count) {
+  std::string text;
+  for (int i = 1; i <= count; ++i)
+    text += "line " + std::to_string(i) + "\n";
+  return text;
+}
+
+class JournalCliTest : public ::testing::Test {
+protected:
+  /// Runs `hashline args...` in the workspace, capturing stdout and stderr.
+  CliRun hashline(std::vector<std::string> args) {
+    std::string out_path = work_ / "out", err_path = work_ / "err";
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      if (::chdir(workspace_.path().c_str()) != 0) ::_exit(127);
+      std::freopen(out_path.c_str(), "w", stdout);
+      std::freopen(err_path.c_str(), "w", stderr);
+      std::vector<char*> argv;
+      std::string binary = HASHLINE_BINARY;
+      argv.push_back(binary.data());
+      for (std::string& arg : args)
+        argv.push_back(arg.data());
+      argv.push_back(nullptr);
+      ::execv(binary.c_str(), argv.data());
+      ::_exit(127);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    CliRun run;
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.out = readRaw(out_path);
+    run.err = readRaw(err_path);
+    return run;
+  }
+
+  json logJSON() {
+    CliRun run = hashline({"log", "--json"});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return json::parse(run.out);
+  }
+
+  void agentReplace(const std::string& file, const std::string& old_text,
+                    const std::string& new_text) {
+    ASSERT_EQ(hashline({"read", file, "--session", "agent"}).exit_code, 0);
+    CliRun run =
+        hashline({"replace", file, "--old", old_text, "--new", new_text, "--session", "agent"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+
+  std::string file(const std::string& name) { return readRaw(workspace_ / name); }
+
+  TempDir work_;
+  TempDir workspace_;
+  ScopedEnv state_{"HASHLINE_STATE_DIR", work_.path()};
+  ScopedEnv runtime_{"HASHLINE_RUNTIME_DIR", work_.path()};
+  ScopedEnv no_sidecar_{"HASHLINE_NO_SIDECAR", "1"};
+  ScopedEnv workspace_env_{"HASHLINE_WORKSPACE", workspace_.path()};
+};
+
+TEST_F(JournalCliTest, UndoAcrossRunsAndConflict) {
+  writeRaw(workspace_ / "a.txt", numbered(30));
+  agentReplace("a.txt", "line 10\nline 11\n", "A10\nA11\n");
+  json log = logJSON();
+  ASSERT_EQ(log["ops"].size(), 1u) << log.dump();
+  std::string op = std::to_string(log["ops"][0]["op"].get<int>());
+  // The user edits another line; a separate process undoes.
+  std::string text = file("a.txt");
+  text.replace(text.find("line 25"), 7, "user 25");
+  writeRaw(workspace_ / "a.txt", text);
+  CliRun undo = hashline({"undo", op});
+  ASSERT_EQ(undo.exit_code, 0) << undo.err;
+  EXPECT_NE(undo.out.find("reverted " + op + "#1"), std::string::npos) << undo.out;
+  std::string expected = numbered(30);
+  expected.replace(expected.find("line 25"), 7, "user 25");
+  EXPECT_EQ(file("a.txt"), expected);
+  // The human log shows the op as undone.
+  CliRun human = hashline({"log"});
+  EXPECT_NE(human.out.find("(undone)"), std::string::npos) << human.out;
+
+  agentReplace("a.txt", "line 10\nline 11\n", "B10\nB11\n");
+  std::string op2 = std::to_string(logJSON()["ops"].back()["op"].get<int>());
+  text = file("a.txt");
+  text.replace(text.find("B11"), 3, "U11");
+  writeRaw(workspace_ / "a.txt", text);
+  CliRun conflict = hashline({"undo", op2});
+  EXPECT_EQ(conflict.exit_code, 1);
+  EXPECT_EQ(conflict.err.rfind("CONFLICT", 0), 0u) << conflict.err;
+  EXPECT_EQ(file("a.txt"), text);
+}
+
+TEST_F(JournalCliTest, RewindTurnDiffAndReject) {
+  writeRaw(workspace_ / "a.txt", numbered(20));
+  writeRaw(workspace_ / "b.txt", numbered(20));
+  CliRun turn = hashline({"turn", "begin", "--session", "agent", "--json"});
+  ASSERT_EQ(turn.exit_code, 0) << turn.err;
+  std::string t = std::to_string(json::parse(turn.out)["turn"].get<int>());
+  agentReplace("a.txt", "line 3\n", "A3\n");
+  agentReplace("b.txt", "line 4\n", "B4\n");
+  CliRun diff = hashline({"diff", "--turn", t, "--session", "agent"});
+  ASSERT_EQ(diff.exit_code, 0) << diff.err;
+  EXPECT_NE(diff.out.find("-line 3\n+A3\n"), std::string::npos) << diff.out;
+  EXPECT_NE(diff.out.find("-line 4\n+B4\n"), std::string::npos) << diff.out;
+  CliRun preview = hashline({"rewind", "--turn", t, "--session", "agent", "--dry-run"});
+  ASSERT_EQ(preview.exit_code, 0) << preview.err;
+  EXPECT_NE(file("a.txt").find("A3"), std::string::npos); // nothing written
+  CliRun rewind = hashline({"rewind", "--turn", t, "--session", "agent"});
+  ASSERT_EQ(rewind.exit_code, 0) << rewind.err;
+  EXPECT_EQ(file("a.txt"), numbered(20));
+  EXPECT_EQ(file("b.txt"), numbered(20));
+
+  // Hunk grain.
+  ASSERT_EQ(hashline({"read", "a.txt", "--session", "agent"}).exit_code, 0);
+  CliRun edit = hashline({"replace", "a.txt", "--session", "agent", "--edits",
+                       R"([{"old":"line 2\n","new":"H1\n"},{"old":"line 12\n","new":"H2\n"}])"});
+  ASSERT_EQ(edit.exit_code, 0) << edit.err;
+  std::string op = std::to_string(logJSON()["ops"].back()["op"].get<int>());
+  CliRun pending = hashline({"pending"});
+  EXPECT_NE(pending.out.find(op + "#2  line 12"), std::string::npos) << pending.out;
+  CliRun reject = hashline({"reject", op + "#2"});
+  ASSERT_EQ(reject.exit_code, 0) << reject.err;
+  std::string expected = numbered(20);
+  expected.replace(expected.find("line 2\n"), 7, "H1\n");
+  EXPECT_EQ(file("a.txt"), expected);
+  EXPECT_EQ(hashline({"accept", op + "#1"}).exit_code, 0);
+  EXPECT_NE(hashline({"pending"}).out.find("0 pending"), std::string::npos);
+  EXPECT_EQ(hashline({"undo", "nonsense"}).exit_code, 2);
+}
+
+TEST_F(JournalCliTest, KilledWhileAppendingLeavesAReadableJournal) {
+  writeRaw(workspace_ / "a.txt", numbered(200));
+  ASSERT_EQ(hashline({"read", "a.txt", "--session", "agent"}).exit_code, 0);
+  // Kill edits at staggered moments; some land, some die mid-way. Every later run must still
+  // read the journal, and every recorded op must be complete.
+  for (int round = 0; round < 12; ++round) {
+    std::string line = "line " + std::to_string(round + 1) + "\n";
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      if (::chdir(workspace_.path().c_str()) != 0) ::_exit(127);
+      std::freopen("/dev/null", "w", stdout);
+      std::freopen("/dev/null", "w", stderr);
+      std::string binary = HASHLINE_BINARY;
+      std::vector<std::string> args = {binary,  "replace", "a.txt",     "--old", line,
+                                       "--new", "X\n",     "--session", "agent"};
+      std::vector<char*> argv;
+      for (std::string& arg : args)
+        argv.push_back(arg.data());
+      argv.push_back(nullptr);
+      ::execv(binary.c_str(), argv.data());
+      ::_exit(127);
+    }
+    ::usleep(static_cast<useconds_t>(1000 * (round * 3)));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ASSERT_EQ(hashline({"read", "a.txt", "--session", "agent"}).exit_code, 0);
+    CliRun log = hashline({"log", "--json"});
+    ASSERT_EQ(log.exit_code, 0) << log.err;
+    json parsed = json::parse(log.out);
+    for (const json& op : parsed["ops"])
+      EXPECT_EQ(op["hunks"].size(), 1u) << op.dump();
+  }
+  // A torn record appended by hand is skipped too, and the journal still takes new ops.
+  json log = logJSON();
+  std::string journal_path = log["journal"];
+  {
+    std::FILE* out = std::fopen(journal_path.c_str(), "ab");
+    std::fputs("{\"t\":\"op\",\"id\":", out);
+    std::fclose(out);
+  }
+  agentReplace("a.txt", "line 150\n", "Y\n");
+  json after = logJSON();
+  EXPECT_EQ(after["ops"].size(), log["ops"].size() + 1) << after.dump();
+  std::string op = std::to_string(after["ops"].back()["op"].get<int>());
+  EXPECT_EQ(hashline({"undo", op}).exit_code, 0);
+  EXPECT_NE(file("a.txt").find("line 150\n"), std::string::npos);
+}
+
+} // namespace
+} // namespace hashline
