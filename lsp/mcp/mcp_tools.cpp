@@ -2,6 +2,7 @@
 #include "lsp/mcp/mcp_tools.h"
 
 #include "lsp/cli/render.h"
+#include "lsp/mcp/journal_tools.h"
 
 #include <set>
 
@@ -214,6 +215,7 @@ json toolDefinitions() {
                        "Show whether edits go to an editor's buffers (the sidecar) or to the "
                        "disk, the workspace roots, and the open documents.",
                        object(json::object(), json::array()), true));
+  for (json& journal_tool : journalToolDefinitions()) tools.push_back(std::move(journal_tool));
   return tools;
 }
 
@@ -221,7 +223,7 @@ bool isTool(const std::string& name) {
   static const std::set<std::string> names = {
       "hashline_read",  "hashline_edit",  "hashline_replace", "hashline_headtail", "hashline_range",
       "hashline_patch", "hashline_draft", "hashline_ed",      "hashline_status"};
-  return names.count(name) > 0;
+  return names.count(name) > 0 || isJournalTool(name);
 }
 
 json callTool(agent::AgentRouter& router, const ToolCaller& caller, const std::string& name,
