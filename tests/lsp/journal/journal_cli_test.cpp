@@ -7,7 +7,9 @@
 #include <csignal>
 #include <cstdio>
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,11 +40,13 @@ std::string numbered(int count) {
 class JournalCliTest : public ::testing::Test {
 protected:
   /// Runs `hashline args...` in the workspace, capturing stdout and stderr.
-  CliRun hashline(std::vector<std::string> args) {
-    std::string out_path = work_ / "out", err_path = work_ / "err";
+  CliRun hashline(std::vector<std::string> args, const std::string& input = "") {
+    std::string out_path = work_ / "out", err_path = work_ / "err", in_path = work_ / "in";
+    writeRaw(in_path, input);
     pid_t pid = ::fork();
     if (pid == 0) {
       if (::chdir(workspace_.path().c_str()) != 0) ::_exit(127);
+      std::freopen(in_path.c_str(), "r", stdin);
       std::freopen(out_path.c_str(), "w", stdout);
       std::freopen(err_path.c_str(), "w", stderr);
       std::vector<char*> argv;
@@ -141,7 +145,7 @@ TEST_F(JournalCliTest, RewindTurnDiffAndReject) {
   // Hunk grain.
   ASSERT_EQ(hashline({"read", "a.txt", "--session", "agent"}).exit_code, 0);
   CliRun edit = hashline({"replace", "a.txt", "--session", "agent", "--edits",
-                       R"([{"old":"line 2\n","new":"H1\n"},{"old":"line 12\n","new":"H2\n"}])"});
+                          R"([{"old":"line 2\n","new":"H1\n"},{"old":"line 12\n","new":"H2\n"}])"});
   ASSERT_EQ(edit.exit_code, 0) << edit.err;
   std::string op = std::to_string(logJSON()["ops"].back()["op"].get<int>());
   CliRun pending = hashline({"pending"});
@@ -203,6 +207,54 @@ TEST_F(JournalCliTest, KilledWhileAppendingLeavesAReadableJournal) {
   std::string op = std::to_string(after["ops"].back()["op"].get<int>());
   EXPECT_EQ(hashline({"undo", op}).exit_code, 0);
   EXPECT_NE(file("a.txt").find("line 150\n"), std::string::npos);
+}
+
+TEST_F(JournalCliTest, McpToolsListAndUndo) {
+  writeRaw(workspace_ / "f.txt", "a\nb\nc\n");
+  auto line = [](int id, const std::string& method, json params) {
+    return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump() +
+           "\n";
+  };
+  std::string input =
+      line(1, "initialize",
+           {{"protocolVersion", "2025-06-18"},
+            {"capabilities", json::object()},
+            {"clientInfo", {{"name", "t"}, {"version", "1"}}}}) +
+      json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump() + "\n" +
+      line(2, "tools/list", json::object()) +
+      line(3, "tools/call", {{"name", "hashline_read"}, {"arguments", {{"path", "f.txt"}}}}) +
+      line(4, "tools/call",
+           {{"name", "hashline_replace"},
+            {"arguments", {{"path", "f.txt"}, {"old", "b\n"}, {"new", "B\n"}}}}) +
+      line(5, "tools/call", {{"name", "hashline_log"}, {"arguments", json::object()}});
+  CliRun run = hashline({"mcp", "--workspace", workspace_.path()}, input);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::map<int, json> answers;
+  std::size_t start = 0;
+  for (std::size_t end; (end = run.out.find('\n', start)) != std::string::npos; start = end + 1) {
+    json message = json::parse(run.out.substr(start, end - start));
+    if (message.contains("id")) answers[message["id"].get<int>()] = message;
+  }
+  std::set<std::string> names;
+  for (const json& tool : answers[2]["result"]["tools"])
+    names.insert(tool["name"]);
+  for (const char* name :
+       {"hashline_log", "hashline_diff", "hashline_undo", "hashline_rewind", "hashline_turn",
+        "hashline_pending", "hashline_accept", "hashline_reject"})
+    EXPECT_TRUE(names.count(name)) << name;
+  const json& log = answers[5]["result"]["structuredContent"];
+  ASSERT_EQ(log["ops"].size(), 1u) << answers[5].dump();
+  std::string op = std::to_string(log["ops"][0]["op"].get<int>());
+  CliRun undo =
+      hashline({"mcp", "--workspace", workspace_.path()},
+               line(1, "initialize",
+                    {{"protocolVersion", "2025-06-18"},
+                     {"capabilities", json::object()},
+                     {"clientInfo", {{"name", "t"}, {"version", "1"}}}}) +
+                   line(2, "tools/call", {{"name", "hashline_undo"}, {"arguments", {{"op", op}}}}));
+  ASSERT_EQ(undo.exit_code, 0) << undo.err;
+  EXPECT_NE(undo.out.find("reverted " + op + "#1"), std::string::npos) << undo.out;
+  EXPECT_EQ(file("f.txt"), "a\nb\nc\n");
 }
 
 } // namespace
