@@ -91,7 +91,7 @@ private:
 
 AgentEndpoint::AgentEndpoint(boost::asio::io_context& io, AgentService& service,
                              FramingLimits limits)
-    : io_(io), service_(service), limits_(limits) {}
+    : io_(io), service_(service), limits_(limits), retry_timer_(io) {}
 
 AgentEndpoint::~AgentEndpoint() {
   stop();
@@ -151,6 +151,7 @@ void AgentEndpoint::updateRoots(const std::vector<std::string>& roots) {
 }
 
 void AgentEndpoint::stop() {
+  retry_timer_.cancel();
   if (acceptor_) {
     boost::system::error_code ignored;
     acceptor_->close(ignored);
@@ -169,8 +170,12 @@ void AgentEndpoint::acceptNext() {
         if (alive.expired() || !acceptor_) return;
         if (error) {
           if (error != boost::asio::error::operation_aborted) {
+            // Out of descriptors and the like: retry a little later instead of spinning.
             log::warn("agent socket accept failed: ", error.message());
-            acceptNext();
+            retry_timer_.expires_after(std::chrono::milliseconds(200));
+            retry_timer_.async_wait([this, alive](boost::system::error_code timer_error) {
+              if (!timer_error && !alive.expired()) acceptNext();
+            });
           }
           return;
         }

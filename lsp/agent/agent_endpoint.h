@@ -18,6 +18,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <map>
 #include <memory>
 #include <string>
@@ -55,6 +56,7 @@ private:
   AgentService& service_;
   FramingLimits limits_;
   std::unique_ptr<boost::asio::local::stream_protocol::acceptor> acceptor_;
+  boost::asio::steady_timer retry_timer_; // accept retries after a failure
   std::string socket_path_;
   std::string discovery_file_;
   std::string started_; // ISO-8601 UTC, set by listen

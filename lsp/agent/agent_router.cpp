@@ -1,11 +1,10 @@
 // Routing of CLI/MCP calls to a sidecar or the in-process disk service; see agent_router.h.
 #include "lsp/agent/agent_router.h"
 
-#include "lsp/journal/journal_service.h"
-
 #include "lsp/agent/discovery.h"
 #include "lsp/disk/state_dir.h"
 #include "lsp/disk/workspace_roots.h"
+#include "lsp/journal/journal_service.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/service/hashline_service.h"
 #include "lsp/service/observation_json.h"
@@ -114,6 +113,9 @@ ServiceOutcome AgentRouter::call(const std::string& method, json params) {
   } else if (method == "status" || lsp::JournalService::handles(method)) {
     key_path = diskRoots().front();
   }
+  // Anything else without a file of its own (a path that does not resolve, a new method) goes
+  // where the workspace goes: the sidecar answers it, or the disk service refuses it properly.
+  if (!key_path) key_path = diskRoots().front();
 
   const char* no_sidecar = std::getenv("HASHLINE_NO_SIDECAR");
   bool discover = !(no_sidecar && std::string(no_sidecar) == "1");

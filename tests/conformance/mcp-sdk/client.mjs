@@ -41,9 +41,10 @@ await check("server info and protocol version", async () => {
 
 await check("tools/list names every tool with a schema", async () => {
   const { tools } = await client.listTools();
-  const names = tools.map((tool) => tool.name).sort();
-  assert.deepEqual(names, ["hashline_draft", "hashline_ed", "hashline_edit", "hashline_headtail",
-    "hashline_patch", "hashline_range", "hashline_read", "hashline_replace", "hashline_status"]);
+  const names = tools.map((tool) => tool.name);
+  for (const name of ["hashline_draft", "hashline_ed", "hashline_edit", "hashline_headtail",
+    "hashline_patch", "hashline_range", "hashline_read", "hashline_replace", "hashline_status"])
+    assert.ok(names.includes(name), name);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, "object", tool.name);
     assert.ok(tool.description.length > 40, tool.name);
