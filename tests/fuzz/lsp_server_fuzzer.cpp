@@ -44,7 +44,8 @@ std::string request(int id, const std::string& method, json params) {
       .dump();
 }
 std::string notification(const std::string& method, json params) {
-  return json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}.dump();
+  return json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}.dump(
+      -1, ' ', false, json::error_handler_t::replace);
 }
 
 } // namespace
