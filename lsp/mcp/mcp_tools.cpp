@@ -215,7 +215,8 @@ json toolDefinitions() {
                        "Show whether edits go to an editor's buffers (the sidecar) or to the "
                        "disk, the workspace roots, and the open documents.",
                        object(json::object(), json::array()), true));
-  for (json& journal_tool : journalToolDefinitions()) tools.push_back(std::move(journal_tool));
+  for (json& journal_tool : journalToolDefinitions())
+    tools.push_back(std::move(journal_tool));
   return tools;
 }
 

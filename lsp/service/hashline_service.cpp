@@ -60,7 +60,8 @@ HashlineService::~HashlineService() {
 std::vector<std::string> HashlineService::methods() const {
   std::vector<std::string> names = {"draft", "ed",   "edit",    "headtail", "patch",
                                     "range", "read", "replace", "status"};
-  for (const std::string& name : JournalService::methodNames()) names.push_back(name);
+  for (const std::string& name : JournalService::methodNames())
+    names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
 }
