@@ -3,6 +3,7 @@
 // survives between runs), exit codes and CONFLICT; and crash safety: a CLI edit SIGKILLed at
 // random points while appending leaves a journal every later run can read.
 #include "tests/lsp/journal/journal_test_util.h"
+#include "tests/lsp/support/lsp_client.h"
 
 #include <csignal>
 #include <cstdio>
@@ -207,6 +208,30 @@ TEST_F(JournalCliTest, KilledWhileAppendingLeavesAReadableJournal) {
   std::string op = std::to_string(after["ops"].back()["op"].get<int>());
   EXPECT_EQ(hashline({"undo", op}).exit_code, 0);
   EXPECT_NE(file("a.txt").find("line 150\n"), std::string::npos);
+}
+
+TEST_F(JournalCliTest, SidecarKilledThenUndoFromTheCliOnDisk) {
+  writeRaw(workspace_ / "d.txt", numbered(10));
+  std::string op;
+  {
+    test::LspClient sidecar;
+    sidecar.initialize(json::object(), {{"rootUri", "file://" + workspace_.path()}});
+    json read = sidecar.callResult("hashline/read", {{"path", "d.txt"}, {"session", "agent"}});
+    ASSERT_EQ(read["status"], "ok") << read.dump();
+    json edit = sidecar.callResult(
+        "hashline/replace",
+        {{"path", "d.txt"}, {"session", "agent"}, {"old", "line 6\n"}, {"new", "six\n"}});
+    ASSERT_EQ(edit["status"], "applied") << edit.dump();
+    json log = sidecar.callResult("hashline/log", json::object());
+    ASSERT_EQ(log["ops"].size(), 1u) << log.dump();
+    op = std::to_string(log["ops"][0]["op"].get<int>());
+    json status = sidecar.callResult("hashline/status", json::object());
+    ASSERT_EQ(::kill(status["pid"].get<pid_t>(), SIGKILL), 0);
+    EXPECT_EQ(sidecar.waitForExit(), 128 + SIGKILL);
+  }
+  CliRun undo = hashline({"undo", op});
+  ASSERT_EQ(undo.exit_code, 0) << undo.err;
+  EXPECT_EQ(file("d.txt"), numbered(10));
 }
 
 TEST_F(JournalCliTest, McpToolsListAndUndo) {
