@@ -179,10 +179,39 @@ void JournalService::onApplied(const AppliedEdit& edit) {
   op.version_after = edit.version_after;
   // What the agent's plan made of the text — not the user's typing that may have arrived in
   // the same notification (the user's edits are never attributed to the agent).
-  Rope predicted = edit.kind == AppliedEdit::Kind::Update && !edit.plan.edits.empty()
-                       ? applyPlan(edit.before, edit.plan)
-                       : edit.after;
-  op.hunks = splitIntoHunks(edit.before.toString(), predicted.toString());
+  if (edit.kind == AppliedEdit::Kind::Update && !edit.plan.edits.empty()) {
+    // Diff only the touched lines plus a margin (a one-line edit of a huge file stays cheap);
+    // lines outside are the same on both sides, so numbers shift by the margin's start only.
+    Rope predicted = applyPlan(edit.before, edit.plan);
+    const Rope& before = edit.before;
+    std::size_t first_byte = edit.plan.edits.front().begin, last_byte = 0;
+    std::ptrdiff_t delta = 0;
+    for (const ByteEdit& change : edit.plan.edits) {
+      last_byte = std::max(last_byte, change.end);
+      delta += static_cast<std::ptrdiff_t>(change.text.size()) -
+               static_cast<std::ptrdiff_t>(change.end - change.begin);
+    }
+    constexpr std::size_t kMargin = 4; // more than the hunks' 3 context lines
+    std::size_t first_line = before.lineOfByte(first_byte);
+    std::size_t last_line = before.lineOfByte(last_byte);
+    std::size_t from = first_line > kMargin ? first_line - kMargin : 0;
+    std::size_t to = std::min(before.lineCount() - 1, last_line + kMargin);
+    std::size_t begin = before.lineStartByte(from);
+    std::size_t end = before.lineEndWithBreakByte(to);
+    std::string old_slice = before.slice(begin, end);
+    std::string new_slice =
+        predicted.slice(begin, static_cast<std::size_t>(static_cast<std::ptrdiff_t>(end) + delta));
+    op.hunks = splitIntoHunks(old_slice, new_slice);
+    bool reaches_end = to == before.lineCount() - 1;
+    for (JournalHunk& hunk : op.hunks) {
+      hunk.before_line += static_cast<std::uint32_t>(from);
+      hunk.after_line += static_cast<std::uint32_t>(from);
+      hunk.context_reaches_start = hunk.context_reaches_start && from == 0;
+      hunk.context_reaches_end = hunk.context_reaches_end && reaches_end;
+    }
+  } else {
+    op.hunks = splitIntoHunks(edit.before.toString(), edit.after.toString());
+  }
   if (op.hunks.empty() && op.kind == "update") return; // nothing changed
   record(std::move(op));
 }
