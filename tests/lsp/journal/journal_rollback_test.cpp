@@ -1,0 +1,79 @@
+// A rewind across a disk file and an editor buffer (a real `hashline lsp`; the test plays the
+// editor) where the editor refuses the buffer's reversal: the disk file already reverted is
+// restored, and the refusal says exactly what was applied and rolled back (issue 6 item 5).
+#include "tests/lsp/journal/journal_test_util.h"
+#include "tests/lsp/support/lsp_client.h"
+
+#include <gtest/gtest.h>
+
+namespace hashline {
+namespace {
+
+using journal_test::readRaw;
+using journal_test::ScopedEnv;
+using journal_test::TempDir;
+using journal_test::writeRaw;
+using nlohmann::json;
+
+std::string numbered(int count) {
+  std::string text;
+  for (int i = 1; i <= count; ++i)
+    text += "line " + std::to_string(i) + "\n";
+  return text;
+}
+
+TEST(JournalRollback, BufferRefusedAfterDiskRevertedRollsTheDiskBack) {
+  TempDir work, workspace;
+  ScopedEnv state("HASHLINE_STATE_DIR", work.path());
+  ScopedEnv runtime("HASHLINE_RUNTIME_DIR", work.path());
+  writeRaw(workspace / "b.txt", numbered(10));
+  writeRaw(workspace / "a.txt", numbered(10));
+  test::LspClient client;
+  client.initialize(json::object(), {{"rootUri", "file://" + workspace.path()}});
+  const std::string a_uri = "file://" + (workspace / "a.txt");
+  client.didOpen(a_uri, numbered(10));
+
+  json turn = client.callResult("hashline/turn", {{"action", "begin"}, {"session", "agent"}});
+  std::int64_t t = turn["turn"];
+  // The disk file first, then the buffer: the rewind's file order.
+  client.callResult("hashline/read", {{"path", "b.txt"}, {"session", "agent"}});
+  json disk_edit = client.callResult(
+      "hashline/replace",
+      {{"path", "b.txt"}, {"session", "agent"}, {"old", "line 5\n"}, {"new", "B5\n"}});
+  ASSERT_EQ(disk_edit["status"], "applied") << disk_edit.dump();
+  client.callResult("hashline/read", {{"path", "a.txt"}, {"session", "agent"}});
+  std::int64_t edit_id = client.request(
+      "hashline/replace",
+      {{"path", "a.txt"}, {"session", "agent"}, {"old", "line 2\n"}, {"new", "A2\n"}});
+  json apply = client.waitServerRequest("workspace/applyEdit");
+  std::string a_text = numbered(10);
+  a_text.replace(a_text.find("line 2\n"), 7, "A2\n");
+  client.didChange(a_uri, 2, {test::LspClient::fullChange(a_text)});
+  client.respond(apply["id"], {{"applied", true}});
+  json edited = client.waitResponse(edit_id);
+  ASSERT_EQ(edited["result"]["status"], "applied") << edited.dump();
+
+  // Rewind: b.txt goes back on disk, then the editor refuses a.txt's reversal.
+  std::int64_t rewind_id = client.request("hashline/rewind", {{"turn", t}, {"session", "agent"}});
+  json reversal = client.waitServerRequest("workspace/applyEdit");
+  EXPECT_EQ(readRaw(workspace / "b.txt"), numbered(10)); // reverted before the buffer's turn
+  client.respond(reversal["id"], {{"applied", false}, {"failureReason", "user said no"}});
+  json refused = client.waitResponse(rewind_id)["result"];
+  ASSERT_EQ(refused["status"], "refused") << refused.dump();
+  EXPECT_EQ(refused["failedFile"], "a.txt");
+  EXPECT_EQ(refused["applied"], json::array({"b.txt"}));
+  EXPECT_EQ(refused["rolledBack"], json::array({"b.txt"}));
+  EXPECT_EQ(refused["rollbackFailed"], json::array());
+  std::string b_agent = numbered(10);
+  b_agent.replace(b_agent.find("line 5\n"), 7, "B5\n");
+  EXPECT_EQ(readRaw(workspace / "b.txt"), b_agent);
+  // The journal knows: the rewind op and its rollback, and the agent's ops are in effect again.
+  json log = client.callResult("hashline/log", json::object());
+  ASSERT_GE(log["ops"].size(), 4u) << log.dump();
+  EXPECT_EQ(log["ops"][log["ops"].size() - 1]["method"], "rollback");
+  EXPECT_EQ(log["ops"][log["ops"].size() - 2]["method"], "rewind");
+  EXPECT_TRUE(log["ops"][0]["inEffect"].get<bool>());
+}
+
+} // namespace
+} // namespace hashline
