@@ -2,5 +2,7 @@
 #include "lsp/version.h"
 
 namespace hashline {
-std::string_view programVersion() { return HASHLINE_VERSION; }
+std::string_view programVersion() {
+  return HASHLINE_VERSION;
+}
 } // namespace hashline

@@ -34,12 +34,13 @@ TEST_F(FormsTest, ReplaceHeadTailRangeDraftEdOnABuffer) {
   EXPECT_EQ(model("a.txt").text, "int main() {\n  return 1;\n}\n\nvoid f() {}\n");
 
   json read2 = service("read", {{"uri", uriOf("a.txt")}});
-  result = runForm("range", {{"start", 4}, {"end", 4}, {"content", "// gap"},
-                             {"version", read2["version"]}});
+  result = runForm(
+      "range", {{"start", 4}, {"end", 4}, {"content", "// gap"}, {"version", read2["version"]}});
   ASSERT_EQ(result["status"], "applied") << result.dump();
   EXPECT_EQ(model("a.txt").lines()[3], "// gap");
 
-  result = runForm("draft", {{"draft", "int main() {\n  // hello\n  return 1;\n// ... existing code ...\n"}});
+  result = runForm(
+      "draft", {{"draft", "int main() {\n  // hello\n  return 1;\n// ... existing code ...\n"}});
   ASSERT_EQ(result["status"], "applied") << result.dump();
   EXPECT_EQ(model("a.txt").lines()[1], "  // hello");
 
@@ -62,16 +63,17 @@ TEST_F(FormsTest, TextFormsAreStaleAfterTheUserChangedTheText) {
   json result = service("replace", {{"uri", uriOf("a.txt")}, {"old", "missing"}, {"new", "x"}});
   EXPECT_EQ(result["error"]["code"], "STALE_VERSION") << result.dump(); // stale before not-found
   // Line ranges rebase exactly instead.
-  json result2 = service("range", {{"uri", uriOf("a.txt")}, {"start", 1}, {"end", 1},
-                                   {"content", "x"}, {"version", 0}});
+  json result2 = service(
+      "range",
+      {{"uri", uriOf("a.txt")}, {"start", 1}, {"end", 1}, {"content", "x"}, {"version", 0}});
   EXPECT_EQ(result2["status"], "refused");
 }
 
 TEST_F(FormsTest, DryRunPreviewsWithoutApplying) {
   open("a.txt", "one\ntwo\n");
   service("read", {{"uri", uriOf("a.txt")}});
-  json preview = service("replace", {{"uri", uriOf("a.txt")}, {"old", "two"}, {"new", "2"},
-                                     {"dry_run", true}});
+  json preview = service(
+      "replace", {{"uri", uriOf("a.txt")}, {"old", "two"}, {"new", "2"}, {"dry_run", true}});
   EXPECT_EQ(preview["status"], "preview");
   EXPECT_THAT(preview["diff"].get<std::string>(), HasSubstr("+2"));
   expectMirrorMatches("a.txt");
@@ -124,12 +126,15 @@ TEST_F(FormsTest, PatchFailingPartWayRollsBackWhatItApplied) {
 
 TEST_F(FormsTest, PatchNeedsReadsAndRefusesToDeleteOpenBuffers) {
   writeFile("a.txt", "one\n");
-  json result = service("patch", {{"patch", "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+1\n*** End Patch\n"}});
+  json result = service(
+      "patch",
+      {{"patch", "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+1\n*** End Patch\n"}});
   EXPECT_EQ(result["error"]["code"], "NOT_OBSERVED");
   open("b.txt", "x\n");
   writeFile("b.txt", "x\n");
   service("read", {{"path", "b.txt"}});
-  result = service("patch", {{"patch", "*** Begin Patch\n*** Delete File: b.txt\n*** End Patch\n"}});
+  result =
+      service("patch", {{"patch", "*** Begin Patch\n*** Delete File: b.txt\n*** End Patch\n"}});
   EXPECT_EQ(result["error"]["code"], "CONFLICT");
   EXPECT_TRUE(std::filesystem::exists(root_ / "b.txt"));
 }
