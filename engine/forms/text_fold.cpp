@@ -2,6 +2,8 @@
 // (fold_table_gen.py → fold_table.inc); typographic folds are layered on top here.
 #include "engine/forms/text_fold.h"
 
+#include "engine/support/utf8.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -102,23 +104,10 @@ char32_t decodeUtf8(std::string_view text, std::size_t& byte) {
 }
 
 void appendUtf8(std::string& out, char32_t cp) {
-  if (cp >= 0xDC80 && cp <= 0xDCFF) { // an invalid byte carried through decodeUtf8
+  if (cp >= 0xDC80 && cp <= 0xDCFF) // an invalid byte carried through decodeUtf8
     out.push_back(static_cast<char>(cp - 0xDC00));
-  } else if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
+  else
+    appendUtf8CodePoint(out, cp);
 }
 
 bool isUnicodeSpace(char32_t cp) {

@@ -1,6 +1,8 @@
 // A recursive-descent JSON parser (depth-capped) that decodes strings in bulk.
 #include "lsp/rpc/json_parse.h"
 
+#include "engine/support/utf8.h"
+
 #include <charconv>
 #include <cstring>
 
@@ -201,21 +203,7 @@ private:
   }
 
   static void appendUtf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-      out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
+    appendUtf8CodePoint(out, static_cast<char32_t>(cp));
   }
 
   // Length of a valid UTF-8 sequence at `at` (lead byte >= 0x80), 0 if invalid.
