@@ -234,6 +234,33 @@ H.test('lone CR: typing below it keeps the mirror, an edit below it lands on its
 end)
 H.reset()
 
+-- The files left closed above, opened instead: deleting (002) or moving (004) a file behind its
+-- buffer is refused with CONFLICT, and nothing of the patch happens, in buffers or on disk.
+for _, name in ipairs({ '002_multiple_operations', '004_move_to_new_directory' }) do
+  H.test('open file under a delete/move refused: ' .. name, function()
+    local dir = scenarios_dir .. '/' .. name
+    local ws = codex_root .. '/open-' .. name
+    local input = H.tree(dir .. '/input')
+    H.write_tree(ws, input)
+    local bufs = {}
+    for rel in pairs(input) do
+      bufs[rel] = H.open(ws .. '/' .. rel)
+      vim.api.nvim_buf_set_lines(bufs[rel], 0, 0, true, { 'unsaved' })
+      H.assert_mirrored(bufs[rel], rel)
+      local code, _, err = H.cli(ws, { 'read', rel })
+      H.eq(0, code, 'read ' .. rel .. ' (' .. err .. ')')
+    end
+    local code, _, err = H.cli(ws, { 'patch', dir .. '/patch.txt' })
+    H.eq(1, code, 'exit (stderr ' .. err .. ')')
+    H.check(vim.startswith(err, 'CONFLICT'), 'CONFLICT first on stderr: ' .. err)
+    for rel, bufnr in pairs(bufs) do
+      H.eq('unsaved\n' .. input[rel], H.written_text(bufnr), rel .. ' buffer unchanged')
+    end
+    H.eq(input, H.tree(ws), 'disk unchanged')
+  end)
+  H.reset()
+end
+
 H.test('codex scenario count', function()
   H.eq(25, #names, 'scenarios found in ' .. scenarios_dir)
 end)
