@@ -1,10 +1,15 @@
 // Entry point of the hashline VS Code extension: creates the output channels, starts the
 // `hashline lsp` server for every file and untitled buffer, and registers the commands, the
-// language-model tools, the language status item and the test hooks. VS Code calls activate()
+// language-model tools, the review UI (CodeLens, decorations, Review Agent Edits), the language
+// status item and the test hooks. VS Code calls activate()
 // once, when startup has finished.
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
+import { registerReviewCommands } from './reviewCommands';
+import { registerReviewDecorations } from './reviewDecorations';
+import { registerReviewLens } from './reviewLens';
+import { ReviewModel } from './reviewModel';
 import { HashlineServer, errorText } from './server';
 import { affectsServer } from './settings';
 import { registerStatusItem } from './statusItem';
@@ -19,6 +24,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // One agent session per window: the tools' reads and edits must share it (NOT_OBSERVED otherwise).
   // (vscode.env.sessionId is a fixed placeholder in VS Code for the web, so make our own.)
   server = new HashlineServer(log, trace, `vscode-${randomUUID()}`);
+  const review = new ReviewModel(server, log);
   context.subscriptions.push(
     log,
     trace,
@@ -26,6 +32,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerCommands(server, log),
     ...registerStatusItem(server),
     ...registerTools(server, log),
+    review,
+    ...registerReviewCommands(server, review),
+    ...registerReviewLens(review),
+    ...registerReviewDecorations(review),
     ...registerTestHooks(server, log),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsServer(e) && server) {

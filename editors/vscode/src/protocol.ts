@@ -10,6 +10,9 @@ export const Commands = {
   undo: 'hashline.undo',
   rewind: 'hashline.rewind',
   log: 'hashline.log',
+  pending: 'hashline.pending',
+  accept: 'hashline.accept',
+  reject: 'hashline.reject',
   status: 'hashline.status',
 } as const;
 

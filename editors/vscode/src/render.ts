@@ -106,9 +106,10 @@ export function renderOutcome(name: string, r: EditOutcome): string {
     if (typeof diff === 'string' && diff.trim()) out.push('Diff:', diff.trimEnd());
     return out.join('\n');
   }
-  const { status, version, uri: _uri, path: _path, diff, rebased, ...rest } = r;
+  const { status, version, uri: _uri, path: _path, diff, rebased, confirmation, ...rest } = r;
   const out = [`${status === 'applied' ? 'Applied' : `Status ${status}`} to ${name}` +
     (version !== undefined ? ` (now version ${version}).` : '.')];
+  if (status === 'applied' && confirmation === 'requested') out.push('The user reviewed and applied it in the editor.');
   if (status === 'applied') {
     out.push('The change is in the editor buffer (unsaved). Anchors of the changed lines are now stale; read again before editing them.');
   }

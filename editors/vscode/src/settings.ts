@@ -11,6 +11,13 @@ export interface Settings {
   logLevel: LogLevel;
   agentSocket: boolean;
   serverArgs: string[];
+  confirmAgentEdits: boolean;
+}
+
+// The review UI's switches; read on every redraw, so no restart is needed.
+export interface ReviewSettings {
+  codeLens: boolean;
+  decorations: boolean;
 }
 
 export function readSettings(): Settings {
@@ -21,6 +28,15 @@ export function readSettings(): Settings {
     logLevel: cfg.get<LogLevel>('logLevel', 'info'),
     agentSocket: cfg.get<boolean>('agentSocket', true),
     serverArgs: cfg.get<string[]>('serverArgs', []),
+    confirmAgentEdits: cfg.get<boolean>('confirmAgentEdits', false),
+  };
+}
+
+export function readReviewSettings(): ReviewSettings {
+  const cfg = vscode.workspace.getConfiguration('hashline.review');
+  return {
+    codeLens: cfg.get<boolean>('codeLens', true),
+    decorations: cfg.get<boolean>('decorations', true),
   };
 }
 
@@ -40,12 +56,15 @@ export function initializationOptions(s: Settings, session: string) {
     logLevel: s.logLevel,
     agentSocket: s.agentSocket,
     session,
+    // Agent edits go out as change annotations with needsConfirmation: VS Code shows its refactor
+    // preview and the user applies or discards them.
+    confirmEdits: s.confirmAgentEdits,
   };
 }
 
 // Settings whose change needs the server restarted (everything the server reads at startup).
 export function affectsServer(e: vscode.ConfigurationChangeEvent): boolean {
-  return ['path', 'tier', 'logLevel', 'agentSocket', 'serverArgs'].some((k) =>
+  return ['path', 'tier', 'logLevel', 'agentSocket', 'serverArgs', 'confirmAgentEdits'].some((k) =>
     e.affectsConfiguration(`hashline.${k}`),
   );
 }

@@ -4,8 +4,8 @@
 //   registered (harmless), shown in the palette only in test mode.
 // - in test mode only (env HASHLINE_VSCODE_TEST_DIR set when code-server starts), a file channel:
 //   the driver drops `<dir>/rpc/<id>.req.json`, the extension answers `<dir>/rpc/<id>.res.json`.
-//   It lets the driver read the editor's model (text, version, dirty flag) and run commands/tools
-//   the way an in-editor agent would. Runs on the extension host's event loop.
+//   It lets the driver read the editor's model (text, version, dirty flag) and the CodeLenses VS
+//   Code shows, and run commands/tools the way an in-editor agent would. Runs on the extension host's event loop.
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -86,6 +86,14 @@ async function answer(server: HashlineServer, req: Request): Promise<unknown> {
       const doc = await vscode.workspace.openTextDocument({ content: String(req.content ?? ''), language: 'plaintext' });
       await vscode.window.showTextDocument(doc, { preview: false });
       return editorSide(doc);
+    }
+    case 'codeLenses': {
+      // The lenses VS Code got from the providers for a document (ours: the review lenses).
+      const uri = resolveTarget(String(req.path));
+      const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
+      return lenses
+        .filter((l) => l.command?.command.startsWith('hashline.'))
+        .map((l) => ({ line: l.range.start.line + 1, title: l.command!.title, command: l.command!.command, arguments: l.command!.arguments ?? [] }));
     }
     case 'mirrorCheck':
       return vscode.commands.executeCommand('hashline.test.mirrorCheck', req.path);

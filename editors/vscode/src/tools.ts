@@ -22,6 +22,12 @@ export interface EditInput {
   edits: AnchoredEdit[];
 }
 
+// `confirm: true` on every edit form while `hashline.confirmAgentEdits` is on: the server sends the
+// edit as a change annotation that needs confirmation (VS Code's refactor preview).
+function confirmParam(): { confirm?: true } {
+  return readSettings().confirmAgentEdits ? { confirm: true } : {};
+}
+
 function text(s: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(s)]);
 }
@@ -71,6 +77,7 @@ export class EditTool implements vscode.LanguageModelTool<EditInput> {
     const result = await this.server.executeCommand<EditOutcome>(Commands.edit, {
       uri: this.server.protocolUri(uri),
       session: this.server.session,
+      ...confirmParam(),
       edits,
     });
     return text(renderOutcome(displayName(uri), result));
@@ -100,6 +107,7 @@ export class ReplaceTool implements vscode.LanguageModelTool<ReplaceInput> {
     const result = await this.server.executeCommand<EditOutcome>(Commands.replace, {
       uri: this.server.protocolUri(uri),
       session: this.server.session,
+      ...confirmParam(),
       edits: options.input.edits,
     });
     return text(renderOutcome(displayName(uri), result));
@@ -122,6 +130,7 @@ export class PatchTool implements vscode.LanguageModelTool<PatchInput> {
     const result = await this.server.executeCommand<EditOutcome>(Commands.patch, {
       patch: options.input.patch,
       session: this.server.session,
+      ...confirmParam(),
     });
     return text(renderOutcome('the workspace', result));
   }
