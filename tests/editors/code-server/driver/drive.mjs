@@ -16,12 +16,15 @@
 //            Keep/Reject sit on both hunks (and on screen), "Review Agent Edits" lists them,
 //            clicking Reject restores one hunk (the user's typing next to it stays, the tab stays
 //            dirty, the disk is unchanged, the other hunk stays pending), Keep removes a lens.
+//   confirm — `hashline edit --confirm` from the CLI: VS Code's Refactor Preview shows the change
+//            (nothing changes yet); Apply changes the buffer; a second one discarded leaves the
+//            buffer as it was and the CLI reports the refusal.
 // Started by run.sh with: CS_URL CS_WS CS_TEST_DIR CS_CACHE HASHLINE_BIN CS_PARTS (+ the env the
 // CLI needs to find the sidecar). Prints PASS/FAIL lines and "N passed, N failed"; exit 0 iff
 // every check ran and passed.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Hooks, Ledger, launchBrowser, linesOf, parseRows, poll, runCli, sleep } from './harness.mjs';
+import { Hooks, Ledger, launchBrowser, linesOf, parseRows, poll, runCli, runCliAsync, sleep } from './harness.mjs';
 
 const env = process.env;
 const url = env.CS_URL;
@@ -374,6 +377,63 @@ async function partReview(page) {
     { lenses: await sampleLenses(), line15: lineOf(final, 15) });
 }
 
+// The Refactor Preview VS Code opens for an edit that needs confirmation (bulk edit pane).
+const previewPanel = (page) => page.locator('.bulk-edit-panel');
+const previewText = async (page) => ((await previewPanel(page).count()) > 0 ? (await previewPanel(page).first().innerText({ timeout: 1000 }).catch(() => '')) : '');
+const previewButton = (page, label) => previewPanel(page).locator('.buttons .monaco-button', { hasText: label }).first();
+
+// One `hashline edit --confirm` from the CLI: starts it (it waits for the user), waits for the
+// preview to show the change, presses `button`, and returns what the preview showed and the CLI's outcome.
+async function confirmedEdit(page, cliEnv, line, content, button) {
+  const read = runCli(bin, ['read', samplePath, '--json'], cliEnv);
+  const row = read.json?.lines?.find((l) => l.line === line);
+  if (!row) return { error: `no line ${line} in the CLI read`, read: read.stderr };
+  const edits = JSON.stringify([{ op: 'replace', anchor: row.anchor, content }]);
+  const cli = runCliAsync(bin, ['edit', samplePath, '--confirm', '--edits', edits, '--json'], cliEnv);
+  const shown = await poll(async () => {
+    const t = await previewText(page);
+    return t.includes(sampleName) && (await previewButton(page, button).isVisible().catch(() => false)) ? t : null;
+  }, { limitMs: 20000 });
+  const docWhileShown = await sampleDoc();
+  if (shown) await previewButton(page, button).click({ timeout: 5000 }).catch((e) => L.log('click', button, String(e)));
+  const outcome = await cli;
+  return { before: row.text, shown, docWhileShown, outcome };
+}
+
+async function partConfirm(page) {
+  const help = runCli(bin, ['edit', '--help'], env);
+  if (!/--confirm/.test(`${help.stdout}${help.stderr}`)) {
+    L.notRun('confirm', 'this hashline has no --confirm (editor confirmation) yet');
+    return;
+  }
+  const cliEnv = { ...env, HASHLINE_SESSION: 'code-server-test-confirm' };
+  await hooks.call('open', { path: sampleName });
+  await focusEditor(page);
+
+  // Applied in the preview.
+  const textA = 'line 22 (agent, confirmed in the preview)';
+  const a = await confirmedEdit(page, cliEnv, 22, textA, 'Apply');
+  L.check('confirm: a `confirm: true` edit from the CLI opens VS Code\'s Refactor Preview, buffer untouched meanwhile',
+    a.shown && a.docWhileShown && lineOf(a.docWhileShown, 22) === a.before,
+    { shown: a.shown, error: a.error, line22: a.docWhileShown && lineOf(a.docWhileShown, 22), panel: await previewText(page) });
+  const applied = await poll(async () => { const d = await sampleDoc(); return lineOf(d, 22) === textA ? d : null; });
+  const o = a.outcome || {};
+  L.check('confirm: Apply in the preview changes the buffer (dirty, disk unchanged); the CLI reports applied, confirmation requested',
+    applied && applied.isDirty && diskUnchanged() && o.status === 0 && o.json?.status === 'applied' && o.json?.confirmation === 'requested',
+    { line22: lineOf(applied || (await sampleDoc()), 22), status: o.status, stdout: (o.stdout || '').slice(0, 600), stderr: o.stderr });
+
+  // Discarded in the preview.
+  const textB = 'line 23 (agent, declined in the preview)';
+  const b = await confirmedEdit(page, cliEnv, 23, textB, 'Discard');
+  const ob = b.outcome || {};
+  await sleep(300);
+  const after = await sampleDoc();
+  L.check('confirm: a second one shows the preview too', b.shown, { error: b.error, panel: await previewText(page) });
+  L.check('confirm: Discard leaves the buffer unchanged and the CLI reports the refusal (exit 1)',
+    b.shown && lineOf(after, 23) === b.before && lineOf(after, 22) === textA && ob.status === 1 && ob.json?.status === 'refused',
+    { line23: lineOf(after, 23), status: ob.status, stdout: (ob.stdout || '').slice(0, 600), stderr: ob.stderr });
+}
+
 async function main() {
   let ctx;
   try {
@@ -390,12 +450,12 @@ async function main() {
     if (!L.check('extension activated and `hashline lsp` running', state, 'see hashline output channel log (run.sh prints it)')) return;
     L.log('server', JSON.stringify(state.serverInfo));
     await hooks.call('open', { path: sampleName });
-    const all = ['mirror', 'tools', 'commands', 'cli', 'review'];
+    const all = ['mirror', 'tools', 'commands', 'cli', 'review', 'confirm'];
     for (const p of all) {
       if (!parts.has(p)) { L.notRun(p, 'not in CS_PARTS'); continue; }
       L.log('part', p);
       try {
-        await { mirror: partMirror, tools: partTools, commands: partCommands, cli: partCli, review: partReview }[p](page);
+        await { mirror: partMirror, tools: partTools, commands: partCommands, cli: partCli, review: partReview, confirm: partConfirm }[p](page);
       } catch (e) {
         L.check(`${p}: ran to the end`, false, String(e && e.stack || e));
       }

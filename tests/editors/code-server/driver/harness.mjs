@@ -1,7 +1,7 @@
 // Test plumbing for drive.mjs: the headless chromium (playwright-core from the install cache), the
-// file channel to the extension's test hooks, the hashline CLI runner, polling and the check
+// file channel to the extension's test hooks, the hashline CLI runners (blocking and not), polling and the check
 // ledger that prints PASS/FAIL lines and the closing "N passed, N failed". Single-threaded (Node).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -91,6 +91,26 @@ export function runCli(bin, args, env) {
   let json;
   try { json = JSON.parse(r.stdout); } catch { json = undefined; }
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, json, error: r.error && String(r.error) };
+}
+
+// The same, without waiting: for a CLI call that blocks until the user answers in the editor.
+// Resolves to {status, stdout, stderr, json} when the process exits (killed after limitMs).
+export function runCliAsync(bin, args, env, limitMs = 60000) {
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    child.on('error', (e) => { clearTimeout(timer); resolve({ status: null, stdout, stderr, error: String(e) }); });
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      let json;
+      try { json = JSON.parse(stdout); } catch { json = undefined; }
+      resolve({ status, signal, stdout, stderr, json });
+    });
+  });
 }
 
 // `12:k3f:9qa→text` rows (the form hashline_read returns) → [{anchor, line, text}].
