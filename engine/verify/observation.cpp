@@ -13,7 +13,7 @@ std::uint64_t issuedAnchorKey(const Anchor& anchor, Tier tier) {
 
 bool ReadRecord::issuedAnchor(const Anchor& anchor) const {
   if ((tier == Tier::Line) != !anchor.context_digest.has_value()) return false;
-  return std::binary_search(issued.begin(), issued.end(), issuedAnchorKey(anchor, tier));
+  return issued.count(issuedAnchorKey(anchor, tier)) != 0;
 }
 
 bool ReadRecord::showedLine(std::uint32_t line) const {
@@ -40,40 +40,41 @@ ReadRecord& Observation::recordFor(std::int64_t version, Tier tier, std::uint32_
 }
 
 void Observation::addShown(ReadRecord& record, LineSpan span) {
-  record.shown.push_back(span);
-  std::sort(record.shown.begin(), record.shown.end(),
-            [](const LineSpan& a, const LineSpan& b) { return a.first < b.first; });
-  std::vector<LineSpan> merged;
-  for (const auto& s : record.shown) {
-    if (!merged.empty() && s.first <= merged.back().last + 1)
-      merged.back().last = std::max(merged.back().last, s.last);
-    else
-      merged.push_back(s);
+  // `shown` is sorted and disjoint: merge the spans that overlap or touch `span` into it, in
+  // place (a read costs O(log spans) plus the shift, not a re-sort of every window seen).
+  auto& spans = record.shown;
+  auto first =
+      std::lower_bound(spans.begin(), spans.end(), span,
+                       [](const LineSpan& s, const LineSpan& x) { return s.last + 1 < x.first; });
+  auto last = first;
+  while (last != spans.end() && last->first <= span.last + 1) {
+    span.first = std::min(span.first, last->first);
+    span.last = std::max(span.last, last->last);
+    ++last;
   }
-  record.shown = std::move(merged);
+  if (first == last) {
+    spans.insert(first, span);
+    return;
+  }
+  *first = span;
+  spans.erase(first + 1, last);
 }
 
 void Observation::recordAnchors(std::int64_t version, Tier tier, std::uint32_t line_count,
                                 std::uint32_t lsp_line_count, const std::vector<Anchor>& anchors) {
   ReadRecord& record = recordFor(version, tier, line_count, lsp_line_count);
-  std::vector<std::uint64_t> keys;
-  keys.reserve(anchors.size());
-  std::vector<LineSpan> runs;
+  record.issued.reserve(record.issued.size() + anchors.size());
+  std::optional<LineSpan> run;
   for (const auto& anchor : anchors) {
-    keys.push_back(issuedAnchorKey(anchor, tier));
-    if (!runs.empty() && runs.back().last + 1 == anchor.line)
-      runs.back().last = anchor.line;
-    else
-      runs.push_back(LineSpan{anchor.line, anchor.line});
+    record.issued.insert(issuedAnchorKey(anchor, tier));
+    if (run && run->last + 1 == anchor.line) {
+      run->last = anchor.line;
+      continue;
+    }
+    if (run) addShown(record, *run);
+    run = LineSpan{anchor.line, anchor.line};
   }
-  for (const auto& run : runs)
-    addShown(record, run);
-  std::sort(keys.begin(), keys.end());
-  std::vector<std::uint64_t> merged;
-  merged.reserve(record.issued.size() + keys.size());
-  std::set_union(record.issued.begin(), record.issued.end(), keys.begin(), keys.end(),
-                 std::back_inserter(merged));
-  record.issued = std::move(merged);
+  if (run) addShown(record, *run);
   enforceBounds();
 }
 
@@ -86,14 +87,9 @@ void Observation::recordRead(const ReadView& view) {
 }
 
 void Observation::restoreRead(ReadRecord record) {
-  std::sort(record.issued.begin(), record.issued.end());
-  record.issued.erase(std::unique(record.issued.begin(), record.issued.end()), record.issued.end());
   ReadRecord& into =
       recordFor(record.version, record.tier, record.line_count, record.lsp_line_count);
-  std::vector<std::uint64_t> merged;
-  std::set_union(into.issued.begin(), into.issued.end(), record.issued.begin(), record.issued.end(),
-                 std::back_inserter(merged));
-  into.issued = std::move(merged);
+  into.issued.insert(record.issued.begin(), record.issued.end());
   for (const auto& span : record.shown)
     addShown(into, span);
   enforceBounds();

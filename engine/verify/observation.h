@@ -28,6 +28,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -46,10 +47,10 @@ std::uint64_t issuedAnchorKey(const Anchor& anchor, Tier tier);
 struct ReadRecord {
   std::int64_t version = 0;
   Tier tier = Tier::Block;
-  std::uint32_t line_count = 0;      // read lines at that version
-  std::uint32_t lsp_line_count = 0;  // LSP lines at that version
-  std::vector<LineSpan> shown;       // merged, sorted windows
-  std::vector<std::uint64_t> issued; // sorted issuedAnchorKey values
+  std::uint32_t line_count = 0;             // read lines at that version
+  std::uint32_t lsp_line_count = 0;         // LSP lines at that version
+  std::vector<LineSpan> shown;              // merged, sorted windows
+  std::unordered_set<std::uint64_t> issued; // issuedAnchorKey values: O(1) per key recorded
 
   bool issuedAnchor(const Anchor& anchor) const;
   bool showedLine(std::uint32_t line) const;
@@ -83,7 +84,7 @@ public:
 private:
   ReadRecord& recordFor(std::int64_t version, Tier tier, std::uint32_t line_count,
                         std::uint32_t lsp_line_count);
-  void addShown(ReadRecord& record, LineSpan span);
+  static void addShown(ReadRecord& record, LineSpan span);
   void enforceBounds();
 
   std::deque<ReadRecord> reads_;

@@ -2,6 +2,7 @@
 #include "lsp/rpc/json_rpc.h"
 
 #include "lsp/rpc/json_parse.h"
+#include "lsp/rpc/json_writer.h"
 #include "lsp/support/log.h"
 
 #include <boost/asio/steady_timer.hpp>
@@ -11,7 +12,9 @@ namespace hashline::lsp {
 using nlohmann::json;
 
 std::string serializeJSON(const json& value) {
-  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out;
+  appendJSON(out, value);
+  return out;
 }
 
 namespace rpc_detail {
