@@ -146,6 +146,38 @@ local function refuse_reason(index, doc, strict)
   return nil, bufnr
 end
 
+-- The annotations of `edit` that need the user's confirmation (every id used must resolve).
+local function needs_confirmation(edit)
+  local annotations = type(edit) == 'table' and edit.changeAnnotations
+  if type(annotations) ~= 'table' then
+    return false
+  end
+  for _, annotation in pairs(annotations) do
+    if type(annotation) == 'table' and annotation.needsConfirmation == true then
+      return true
+    end
+  end
+  return false
+end
+
+-- On Neovim < 0.12 (which applies annotated edits without asking): the user's confirm_prompt.
+-- Returns false when the user declined.
+local function confirmed(params)
+  local prompt = config.get().confirm_prompt
+  if prompt == nil or compat.has('0.12') or not needs_confirmation(params.edit) then
+    return true
+  end
+  if type(prompt) == 'function' then
+    return prompt(params) ~= false
+  end
+  local lines = {}
+  for _, annotation in pairs(params.edit.changeAnnotations) do
+    table.insert(lines, tostring(annotation.description or annotation.label))
+  end
+  local text = 'hashline: apply ' .. tostring(params.label or 'the agent edit') .. '?\n' .. table.concat(lines, '\n')
+  return vim.fn.confirm(text, '&Apply\n&Decline', 1) == 1
+end
+
 -- workspace/applyEdit for the hashline client. With strict_versions, every TextDocumentEdit's
 -- version must equal the buffer's before anything is applied: Neovim's own handler only refuses a
 -- version older than the buffer's, only checks the first document, and answers applied=true for
@@ -169,6 +201,9 @@ function M.apply_edit_handler(err, params, ctx, handler_config)
       end
     end
   end
+  if not confirmed(params) then
+    return { applied = false, failureReason = 'the user declined the edit' }
+  end
   for _, bufnr in ipairs(touched) do
     break_undo(bufnr)
   end
@@ -176,6 +211,7 @@ function M.apply_edit_handler(err, params, ctx, handler_config)
   for _, bufnr in ipairs(touched) do
     if vim.api.nvim_buf_is_valid(bufnr) then
       break_undo(bufnr)
+      require('hashline.review').schedule_refresh(bufnr, 20) -- the edit's hunks are pending now
     end
   end
   return reply
@@ -194,6 +230,10 @@ local function capabilities()
   caps.workspace = caps.workspace or {}
   caps.workspace.workspaceEdit = caps.workspace.workspaceEdit or {}
   caps.workspace.workspaceEdit.documentChanges = true
+  -- Annotated edits apply like plain ones here (0.12+ prompts; older ones see confirm_prompt), so
+  -- the server may send edits that need confirmation with their annotations.
+  caps.workspace.workspaceEdit.changeAnnotationSupport = caps.workspace.workspaceEdit.changeAnnotationSupport
+    or { groupsOnLabel = false }
   return caps
 end
 
@@ -217,6 +257,9 @@ local function client_config(root)
   if cfg.tier then
     init_options.tier = init_options.tier or cfg.tier
   end
+  if cfg.confirm_edits and init_options.confirmEdits == nil then
+    init_options.confirmEdits = true
+  end
   local handlers = {
     ['workspace/applyEdit'] = function(...)
       return M.apply_edit_handler(...) -- looked up per call, so it can be wrapped
@@ -238,6 +281,7 @@ local function client_config(root)
       client.offset_encoding = M.negotiated_encoding(result)
     end,
     on_attach = function(client, bufnr)
+      require('hashline.review').watch(bufnr)
       if cfg.on_attach then
         cfg.on_attach(client, bufnr)
       end

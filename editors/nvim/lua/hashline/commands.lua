@@ -1,4 +1,5 @@
--- The user commands :HashlineStatus, :HashlineLog, :HashlineUndo and :HashlineAttach (defined in
+-- The user commands :HashlineStatus, :HashlineLog, :HashlineUndo, :HashlineAttach, and the review's
+-- :HashlineReview, :HashlineAccept, :HashlineReject (defined in
 -- plugin/hashline.lua, loaded on first use). Each calls the sidecar through the Lua API and shows
 -- the answer: short ones as messages, the journal in a scratch window; a command the server does
 -- not have yet shows its error as one clean message. Main loop only.
@@ -181,6 +182,18 @@ function M.undo(args)
   end
   notify(text)
   return result
+end
+
+function M.review()
+  return require('hashline.review').review_command()
+end
+
+function M.accept(args)
+  return require('hashline.review').decide_command('accept', args)
+end
+
+function M.reject(args)
+  return require('hashline.review').decide_command('reject', args)
 end
 
 function M.attach()

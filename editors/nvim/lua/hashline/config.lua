@@ -41,6 +41,19 @@ M.defaults = {
   init_options = nil,
   -- Called as on_attach(client, bufnr) after the client attached to a buffer.
   on_attach = nil,
+  -- Signs on pending (unreviewed) agent hunks (see :help hashline-review).
+  review_signs = true,
+  -- The sign's text (one or two display cells).
+  review_sign_text = '▎',
+  -- Milliseconds after the last change of a buffer before its signs are refreshed.
+  review_debounce = 250,
+  -- Ask the server to send every agent edit for confirmation (initializationOptions.confirmEdits);
+  -- a request's own `confirm` still wins.
+  confirm_edits = false,
+  -- How an edit that needs confirmation is confirmed on Neovim < 0.12 (0.12+ prompts itself):
+  -- nil = applied without a prompt (as Neovim does), true = a confirm() dialog, or a
+  -- function(params) returning true to apply, false to decline.
+  confirm_prompt = nil,
 }
 
 local current = vim.deepcopy(M.defaults)
@@ -49,7 +62,8 @@ local current = vim.deepcopy(M.defaults)
 local known = {}
 for _, name in ipairs({ 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_filetypes', 'max_filesize',
   'root_markers', 'root_dir', 'tier', 'session', 'agent_socket', 'position_encoding', 'debounce',
-  'strict_versions', 'timeout', 'init_options', 'on_attach' }) do
+  'strict_versions', 'timeout', 'init_options', 'on_attach', 'review_signs', 'review_sign_text', 'review_debounce',
+  'confirm_edits', 'confirm_prompt' }) do
   known[name] = true
 end
 
@@ -81,6 +95,11 @@ function M.setup(user)
     timeout = { user.timeout, 'number', true },
     init_options = { user.init_options, 'table', true },
     on_attach = { user.on_attach, 'function', true },
+    review_signs = { user.review_signs, 'boolean', true },
+    review_sign_text = { user.review_sign_text, 'string', true },
+    review_debounce = { user.review_debounce, 'number', true },
+    confirm_edits = { user.confirm_edits, 'boolean', true },
+    confirm_prompt = { user.confirm_prompt, { 'boolean', 'function' }, true },
   })
   if user.tier and not vim.tbl_contains({ 'line', 'block', 'chain' }, user.tier) then
     error("hashline: tier must be 'line', 'block' or 'chain', got " .. vim.inspect(user.tier))

@@ -9,7 +9,8 @@ local M = {}
 
 local expected_commands = {
   'hashline.read', 'hashline.edit', 'hashline.replace', 'hashline.patch', 'hashline.undo',
-  'hashline.rewind', 'hashline.log', 'hashline.status',
+  'hashline.rewind', 'hashline.log', 'hashline.status', 'hashline.pending', 'hashline.accept',
+  'hashline.reject',
 }
 
 local function check_neovim(h)

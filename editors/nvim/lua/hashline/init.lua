@@ -1,6 +1,6 @@
 -- The hashline plugin's public module: setup{} (options, autostart) and the Lua API for in-editor
 -- agent plugins — read, edit, replace, headtail, range, draft, ed, patch, undo, rewind, log,
--- status, snapshot — each a thin call of the sidecar command of the same name that returns the
+-- status, snapshot, and the review's pending, accept, reject — each a thin call of the sidecar command of the same name that returns the
 -- server's result table unchanged.
 -- Every call is synchronous (vim.wait, opts.timeout) unless opts.callback is given, in which case
 -- it returns true and later calls callback(result, err). Main loop only.
@@ -42,7 +42,7 @@ local function with_defaults(bufnr, params, opts)
   end
   -- caller identity and preview flags the server accepts on every command
   if opts then
-    for _, key in ipairs({ 'agent', 'turn', 'dry_run' }) do
+    for _, key in ipairs({ 'agent', 'turn', 'dry_run', 'confirm' }) do
       if params[key] == nil and opts[key] ~= nil then
         params[key] = opts[key]
       end
@@ -193,6 +193,25 @@ function M.status(bufnr, opts)
   opts = opts or {}
   bufnr = bufnr_of(bufnr)
   return request.command(bufnr, 'hashline.status', with_defaults(bufnr, {}, opts), opts)
+end
+
+-- hashline.pending: the pending (unreviewed) agent hunks of the current buffer (opts.bufnr), or of
+-- the whole workspace with opts.all; opts.session / opts.turn narrow them.
+--   -> {status = 'ok', count, files = {{name, uri, path?, hunks = {{id, op, line, lines, ...}}}}}
+function M.pending(opts)
+  return require('hashline.review').pending(opts)
+end
+
+-- hashline.accept: marks a hunk ('op#k') or a whole op ('op') reviewed; id defaults to the hunk
+-- under the cursor (or the review list's entry under it).
+function M.accept(id, opts)
+  return require('hashline.review').accept(id, opts)
+end
+
+-- hashline.reject: reverses a hunk ('op#k') or a whole op in the buffer, keeping the user's own
+-- edits (CONFLICT when the user changed the hunk's lines); id defaults as for accept.
+function M.reject(id, opts)
+  return require('hashline.review').reject(id, opts)
 end
 
 -- Any other sidecar command: command(bufnr, 'hashline.x', params, opts); uri/session filled in.

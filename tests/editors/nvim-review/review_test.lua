@@ -1,0 +1,246 @@
+-- Headless Neovim 0.7.2 with the hashline plugin (setup{} starts `hashline lsp` and attaches the
+-- buffer). The agent is the `hashline` CLI, a separate process that finds the sidecar; the user
+-- types with nvim_buf_set_lines and reviews with :HashlineReview, the quickfix mappings and
+-- :HashlineAccept. Writes "PASS name" / "FAIL name: why" lines to $RESULTS, then quits.
+local bin = assert(os.getenv('HASHLINE_BIN'))
+local work = assert(os.getenv('WORK'))
+local results = assert(io.open(assert(os.getenv('RESULTS')), 'w'))
+local ws = work .. '/ws'
+local path = ws .. '/c.txt'
+
+local function record(ok, name, why)
+  results:write((ok and 'PASS ' or 'FAIL ') .. name .. (ok and '' or (': ' .. tostring(why))) .. '\n')
+  results:flush()
+end
+local function wait(ms, cond) return vim.wait(ms, cond, 20) end
+local function step(name, fn)
+  local ok, why = pcall(fn)
+  record(ok, name, why)
+  return ok
+end
+
+local function numbered(n)
+  local lines = {}
+  for i = 1, n do lines[i] = 'line ' .. i end
+  return lines
+end
+local disk_text = table.concat(numbered(60), '\n') .. '\n'
+local function read_disk()
+  local f = assert(io.open(path, 'rb'))
+  local text = f:read('*a')
+  f:close()
+  return text
+end
+
+-- The CLI without blocking the event loop (the sidecar calls back into this Neovim meanwhile).
+local function cli(args, stdin)
+  local out, err, code = {}, {}, nil
+  local cmd = { bin }
+  vim.list_extend(cmd, args)
+  local job = vim.fn.jobstart(cmd, {
+    cwd = ws,
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = function(_, data) out = data end,
+    on_stderr = function(_, data) err = data end,
+    on_exit = function(_, c) code = c end,
+  })
+  assert(job > 0, 'cannot start ' .. bin)
+  if stdin then vim.fn.chansend(job, stdin) end
+  vim.fn.chanclose(job, 'stdin')
+  assert(wait(30000, function() return code ~= nil end), 'CLI did not exit')
+  return code, table.concat(out, '\n'), table.concat(err, '\n')
+end
+
+vim.fn.mkdir(ws .. '/.git', 'p')
+local f = assert(io.open(path, 'wb'))
+f:write(disk_text)
+f:close()
+
+local hashline = require('hashline')
+local review = require('hashline.review')
+local bufnr, op
+local expected = numbered(60)
+
+local function lines() return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false) end
+local function expect_lines(want)
+  local got = lines()
+  assert(vim.deep_equal(got, want), 'buffer: ' .. vim.inspect(got))
+end
+-- The line numbers of the review signs in the buffer, sorted.
+local function sign_lines()
+  local placed = vim.fn.sign_getplaced(bufnr, { group = review.sign_group })
+  local out = {}
+  for _, sign in ipairs(placed[1] and placed[1].signs or {}) do
+    assert(sign.name == review.sign_name, 'foreign sign ' .. vim.inspect(sign))
+    table.insert(out, sign.lnum)
+  end
+  table.sort(out)
+  return out
+end
+local function wait_signs(want)
+  local ok = wait(10000, function() return vim.deep_equal(sign_lines(), want) end)
+  assert(ok, 'signs at ' .. vim.inspect(sign_lines()) .. ', want ' .. vim.inspect(want))
+end
+local function pending_lines()
+  local result = assert(hashline.pending({ bufnr = bufnr }))
+  local out = {}
+  for _, file in ipairs(result.files or {}) do
+    for _, hunk in ipairs(file.hunks) do table.insert(out, hunk.line) end
+  end
+  return out
+end
+
+local ok = step('attach-with-setup', function()
+  hashline.setup({
+    cmd = { bin, 'lsp', '--log-file', work .. '/hashline.log', '--log-level', 'debug' },
+    review_debounce = 50,
+  })
+  vim.cmd('edit ' .. path)
+  bufnr = vim.api.nvim_get_current_buf()
+  assert(wait(10000, function()
+    local client = hashline.client(bufnr)
+    return client ~= nil and client.initialized and client.attached_buffers[bufnr]
+  end), 'not attached')
+end)
+
+ok = ok and step('agent-op-of-3-hunks-gets-3-signs', function()
+  local code, out, err = cli({ 'read', 'c.txt', '--session', 'agent' })
+  assert(code == 0, 'read: ' .. out .. err)
+  code, out, err = cli({ 'replace', 'c.txt', '--session', 'agent', '--agent', 'bot', '--edits', '-' },
+    vim.fn.json_encode({ { old = 'line 10\n', new = 'H1\n' }, { old = 'line 30\n', new = 'H2\n' },
+      { old = 'line 50\n', new = 'H3\n' } }))
+  assert(code == 0, 'replace: ' .. out .. err)
+  expected[10], expected[30], expected[50] = 'H1', 'H2', 'H3'
+  expect_lines(expected)
+  assert(read_disk() == disk_text, 'disk changed')
+  wait_signs({ 10, 30, 50 })
+  local log = assert(hashline.log(bufnr))
+  op = tostring(log.ops[#log.ops].op)
+end)
+
+ok = ok and step('user-types-above-hunk-1-signs-move', function()
+  vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { 'typed 1', 'typed 2' })
+  table.insert(expected, 1, 'typed 2')
+  table.insert(expected, 1, 'typed 1')
+  expect_lines(expected)
+  wait_signs({ 12, 32, 52 })
+  -- and the refresh from the server (debounced after the typing) agrees
+  assert(wait(10000, function() return vim.deep_equal(pending_lines(), { 12, 32, 52 }) end),
+    'server sees pending at ' .. vim.inspect(pending_lines()))
+  wait_signs({ 12, 32, 52 })
+end)
+
+ok = ok and step('review-quickfix-lists-3-hunks-at-current-lines', function()
+  vim.cmd('HashlineReview')
+  local items = vim.fn.getqflist()
+  assert(#items == 3, vim.inspect(items))
+  local want = { { 12, '#1' }, { 32, '#2' }, { 52, '#3' } }
+  for i, item in ipairs(items) do
+    assert(item.bufnr == bufnr, 'entry ' .. i .. ' names buffer ' .. item.bufnr)
+    assert(item.lnum == want[i][1], 'entry ' .. i .. ' at line ' .. item.lnum)
+    local id = op .. want[i][2]
+    assert(item.text:sub(1, #id + 1) == id .. ' ', 'entry ' .. i .. ' text: ' .. item.text)
+  end
+  assert(items[1].text:find('H1', 1, true), items[1].text)
+  assert(vim.bo.buftype == 'quickfix', 'the quickfix window is not current')
+  assert(vim.fn.getqflist({ title = 1 }).title == review.qf_title, 'title')
+end)
+
+ok = ok and step('reject-hunk-1-with-quickfix-mapping', function()
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.api.nvim_feedkeys('r', 'x', false)
+  expected[12] = 'line 10'
+  expect_lines(expected)
+  assert(vim.bo[bufnr].modified, 'the buffer is no longer unsaved')
+  assert(read_disk() == disk_text, 'disk changed')
+  wait_signs({ 32, 52 })
+  local items = vim.fn.getqflist()
+  assert(#items == 2 and items[1].text:find(op .. '#2', 1, true), 'review list: ' .. vim.inspect(items))
+end)
+
+ok = ok and step('accept-hunk-3-with-quickfix-mapping', function()
+  vim.api.nvim_win_set_cursor(0, { 2, 0 }) -- hunk 3 is the second entry now
+  vim.api.nvim_feedkeys('a', 'x', false)
+  wait_signs({ 32 })
+  local result = assert(hashline.pending({ bufnr = bufnr }))
+  assert(result.count == 1 and result.files[1].hunks[1].id == op .. '#2', vim.inspect(result))
+  expect_lines(expected) -- accepting changes no text
+  local items = vim.fn.getqflist()
+  assert(#items == 1, 'review list: ' .. vim.inspect(items))
+end)
+
+ok = ok and step('accept-command-under-cursor', function()
+  vim.cmd('wincmd p')
+  assert(vim.api.nvim_get_current_buf() == bufnr, 'back in the file')
+  vim.api.nvim_win_set_cursor(0, { 32, 0 })
+  vim.cmd('HashlineAccept')
+  wait_signs({})
+  assert(assert(hashline.pending({ bufnr = bufnr })).count == 0, 'still pending')
+end)
+
+-- The applyEdit params as Neovim received them, through the plugin's handler.
+local attach = require('hashline.attach')
+local seen
+local original = attach.apply_edit_handler
+attach.apply_edit_handler = function(err, params, ctx, cfg)
+  seen = params
+  return original(err, params, ctx, cfg)
+end
+
+ok = ok and step('confirm-edit-applies-with-resolving-annotations', function()
+  assert(hashline.read(bufnr, { session = 'agent2' }).status == 'ok', 'read')
+  local result = assert(hashline.replace(bufnr, { { old = 'line 20\n', new = 'C20\n' } },
+    { session = 'agent2', confirm = true }))
+  assert(result.status == 'applied', vim.inspect(result))
+  assert(result.confirmation == 'requested', 'confirmation: ' .. tostring(result.confirmation))
+  local annotations = seen.edit.changeAnnotations
+  assert(type(annotations) == 'table', 'no changeAnnotations: ' .. vim.inspect(seen.edit))
+  local edits = seen.edit.documentChanges[1].edits
+  assert(#edits > 0, 'no edits')
+  for _, edit in ipairs(edits) do
+    local annotation = annotations[edit.annotationId]
+    assert(annotation and annotation.needsConfirmation == true, 'unresolved ' .. tostring(edit.annotationId))
+  end
+  expected[22] = 'C20'
+  expect_lines(expected)
+  wait_signs({ 22 })
+end)
+
+ok = ok and step('confirm-edit-declined-is-refused', function()
+  local asked = 0
+  require('hashline.config').get().confirm_prompt = function(params)
+    asked = asked + 1
+    assert(params.edit.changeAnnotations, 'prompted for an edit without annotations')
+    return false
+  end
+  local result = assert(hashline.replace(bufnr, { { old = 'line 40\n', new = 'C40\n' } },
+    { session = 'agent2', confirm = true }))
+  require('hashline.config').get().confirm_prompt = nil
+  assert(result.status == 'refused' and result.error.code == 'EDITOR_REJECTED', vim.inspect(result))
+  assert(tostring(result.error.hint):find('declined', 1, true), vim.inspect(result.error))
+  assert(asked == 1, 'asked ' .. asked .. ' times')
+  expect_lines(expected)
+  wait_signs({ 22 })
+end)
+
+ok = ok and step('plain-edit-is-not-prompted', function()
+  local asked = 0
+  require('hashline.config').get().confirm_prompt = function() asked = asked + 1 return false end
+  local result = assert(hashline.replace(bufnr, { { old = 'line 41\n', new = 'P41\n' } }, { session = 'agent2' }))
+  require('hashline.config').get().confirm_prompt = nil
+  assert(result.status == 'applied' and result.confirmation == 'off', vim.inspect(result))
+  assert(asked == 0, 'a plain edit was prompted')
+  expected[43] = 'P41'
+  expect_lines(expected)
+end)
+
+step('checkhealth-ok', function()
+  vim.cmd('checkhealth hashline')
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  assert(text:find('OK', 1, true), 'no OK in: ' .. text)
+  assert(not text:find('ERROR', 1, true), 'errors in: ' .. text)
+end)
+
+results:close()
+vim.cmd('qall!')
