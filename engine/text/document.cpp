@@ -97,6 +97,8 @@ Status Document::applyChanges(std::int64_t version, const std::vector<ContentCha
     }
     resetText(version, changes.front().text);
     index = 1;
+  } else if (version == version_ && changes.empty()) {
+    return Status::success(); // a repeated, empty notification: nothing happened
   } else if (version <= version_) {
     desynced_ = true;
     desync_reason_ = "version " + std::to_string(version) + " does not follow version " +
@@ -110,6 +112,10 @@ Status Document::applyChanges(std::int64_t version, const std::vector<ContentCha
       desync_reason_ = status.error().message;
       return status;
     }
+  }
+  if (desynced_) { // a change created a lone CR the client does not count as a line break
+    version_ = version;
+    return Error::make(ErrorCode::Desynced, desync_reason_);
   }
   version_ = version;
   log_.advance(version);
@@ -152,6 +158,38 @@ void Document::resetText(std::int64_t version, std::string_view text) {
   snapshots_.clear();
   desynced_ = false;
   desync_reason_.clear();
+  if (!lone_cr_is_line_break_) refuseLoneCr(0, text_.byteSize());
+}
+
+void Document::setLoneCrIsLineBreak(bool is_line_break) {
+  lone_cr_is_line_break_ = is_line_break;
+  if (!is_line_break && !desynced_) refuseLoneCr(0, text_.byteSize());
+}
+
+void Document::refuseLoneCr(std::size_t begin, std::size_t end) {
+  if (desynced_ || begin >= end) return;
+  // A CR is lone when the byte after it (possibly past `end`, or in the next chunk) is not LF.
+  std::optional<std::size_t> pending_cr; // a CR seen last in the previous chunk
+  std::optional<std::size_t> lone;
+  std::size_t at = begin;
+  text_.forEachChunk(begin, end, [&](std::string_view chunk) {
+    for (std::size_t i = 0; i < chunk.size() && !lone; ++i) {
+      if (pending_cr && chunk[i] != '\n') lone = pending_cr;
+      pending_cr.reset();
+      if (chunk[i] == '\r') pending_cr = at + i;
+    }
+    at += chunk.size();
+  });
+  if (!lone && pending_cr) {
+    const std::size_t next = *pending_cr + 1;
+    if (next >= text_.byteSize() || text_.slice(next, next + 1) != "\n") lone = pending_cr;
+  }
+  if (!lone) return;
+  desynced_ = true;
+  desync_reason_ = "line " + std::to_string(text_.lineOfByte(*lone) + 1) +
+                   " ends with a lone CR (\\r), which this editor does not count as a line "
+                   "break (the LSP does), so its positions cannot be mapped; replace it (in Vim: "
+                   ":%s/\\r/\\r/g) and reopen the file (:e!)";
 }
 
 Status Document::applyByteEdit(std::int64_t version, std::size_t begin, std::size_t end,
@@ -178,11 +216,14 @@ void Document::replaceAndRecord(std::int64_t version, std::size_t begin, std::si
     // No copy of the old text is kept, so the rope can update its nodes in place.
     text_.replace(begin, end, text);
     log_.record(*change);
-    return;
+  } else {
+    const Rope before = text_;
+    text_.replace(begin, end, text);
+    recordChange(version, before, begin, end, text);
   }
-  const Rope before = text_;
-  text_.replace(begin, end, text);
-  recordChange(version, before, begin, end, text);
+  // Only bytes next to the change can have become a lone CR: the one before it, the inserted
+  // ones (the CR after them was followed by the same byte before).
+  if (!lone_cr_is_line_break_) refuseLoneCr(begin == 0 ? 0 : begin - 1, begin + text.size());
 }
 
 void Document::recordChange(std::int64_t version, const Rope& before, std::size_t begin,

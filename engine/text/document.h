@@ -5,7 +5,14 @@
 // O(log n + |text|) plus O(length of the touched lines) to record the exact LineChange.
 // A change that cannot apply (range past the end, inside a surrogate pair, version going
 // backwards) returns ErrorCode::Desynced and leaves the Document marked desynced until a full-text
-// replacement (`resetText`) — nothing is guessed.
+// replacement (`resetText`) — nothing is guessed. A notification that repeats the current version
+// with no changes (Neovim sends one when a request flushes its debounce) is a no-op.
+//
+// Lone CR: the LSP counts a lone `\r` as a line break, and so does the Rope. Clients that do not
+// (Neovim: neovim#15532) would address every line after one differently, so for them
+// (`setLoneCrIsLineBreak(false)`) a text holding a lone CR is marked desynced — at open, and when
+// a change creates one (checked around the change only) — and stays refused until reopened
+// without it.
 //
 // Not thread-safe: the owner serializes access (one queue per document).
 #pragma once
@@ -53,6 +60,9 @@ public:
   /// as the one region that differs, so history survives; on a desynced one it resynchronizes
   /// through resetText.)
   void resetText(std::int64_t version, std::string_view text);
+  /// Whether the client counts a lone CR as a line break (LSP: yes; Neovim: no). With `false`, a
+  /// lone CR in the text (now or after a later change) marks the document desynced.
+  void setLoneCrIsLineBreak(bool is_line_break);
   /// Replaces bytes [begin, end) as one change producing `version` (used by disk edits and
   /// tests); records the LineChange like applyChanges.
   Status applyByteEdit(std::int64_t version, std::size_t begin, std::size_t end,
@@ -81,6 +91,10 @@ private:
   std::size_t max_snapshots_ = 64;
   bool desynced_ = false;
   std::string desync_reason_;
+  bool lone_cr_is_line_break_ = true;
+
+  /// Marks the document desynced if bytes [begin, end) of the text hold a lone CR.
+  void refuseLoneCr(std::size_t begin, std::size_t end);
 };
 
 } // namespace hashline

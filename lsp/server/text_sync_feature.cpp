@@ -43,6 +43,11 @@ void didOpen(LspServer& server, json raw) {
                                           item.version, item.text);
   log::info(reopened ? "reopened " : "opened ", uri, " at version ", item.version, " (", bytes,
             " bytes)");
+  if (const OpenDocument* open = server.documents().find(uri); open && open->desynced()) {
+    log::warn(uri, ": ", open->desyncReason());
+    server.logToClient(MessageType::Warning, "hashline: " + uri + ": " + open->desyncReason() +
+                                                 ". Reads and edits of it are refused (DESYNCED).");
+  }
 }
 
 void didChange(LspServer& server, DidChangeTextDocumentParams params) {
@@ -96,6 +101,14 @@ void invalidDidChange(LspServer& server, const json& raw, const std::string& pro
 } // namespace
 
 void registerTextSync(LspServer& server) {
+  // Neovim does not end a line at a lone CR (neovim#15532); every LSP position after one would
+  // mean another place in its buffer, so such documents are refused instead of mis-mirrored.
+  server.onInitialize([&server](const InitializeParams& params, json&) {
+    if (params.clientInfo && params.clientInfo->name == "Neovim") {
+      server.documents().setLoneCrIsLineBreak(false);
+      log::info("client counts a lone CR as text, not a line break: such documents are refused");
+    }
+  });
   MethodRegistry& methods = server.methods();
   methods.addNotification("textDocument/didOpen",
                           [&server](json params) { didOpen(server, std::move(params)); });

@@ -31,12 +31,19 @@ bool DocumentStore::open(std::string uri, std::string languageId, std::int64_t v
   bool replaced = documents_.erase(key) > 0;
   auto [it, inserted] =
       documents_.try_emplace(key, std::move(uri), std::move(languageId), version, text);
+  if (!lone_cr_is_line_break_) it->second.document.setLoneCrIsLineBreak(false);
   DocumentEvent event;
   event.kind = DocumentEvent::Opened;
   event.key = std::move(key);
   event.document = &it->second;
   tell(event);
   return replaced;
+}
+
+void DocumentStore::setLoneCrIsLineBreak(bool is_line_break) {
+  lone_cr_is_line_break_ = is_line_break;
+  for (auto& [key, open] : documents_)
+    open.document.setLoneCrIsLineBreak(is_line_break);
 }
 
 ChangeOutcome DocumentStore::change(std::string_view uri, std::int64_t version,

@@ -85,6 +85,9 @@ public:
       : encoding_(encoding) {}
 
   void setEncoding(PositionEncoding encoding) { encoding_ = encoding; }
+  /// Whether the client counts a lone CR as a line break (see Document::setLoneCrIsLineBreak);
+  /// applies to the documents open now and to later ones.
+  void setLoneCrIsLineBreak(bool is_line_break);
   PositionEncoding encoding() const { return encoding_; }
 
   /// didOpen. A document already open under the URI is replaced (the editor resent the whole
@@ -118,6 +121,7 @@ private:
                             const std::vector<ContentChange>& changes);
 
   PositionEncoding encoding_;
+  bool lone_cr_is_line_break_ = true;
   std::map<std::size_t, Listener> listeners_;
   std::size_t next_listener_ = 1;
   std::unordered_map<std::string, OpenDocument> documents_; // key: canonicalUri

@@ -185,6 +185,61 @@ TEST(Document, DesyncWhenVersionDoesNotIncrease) {
   EXPECT_FALSE(bytes.applyByteEdit(5, 0, 0, "x").ok());
 }
 
+TEST(Document, RepeatedEmptyNotificationIsANoOp) {
+  // Neovim 0.7 resends the current version with no changes when a request flushes its debounce.
+  Document document(5, "text\n");
+  ASSERT_TRUE(document.applyChanges(5, {}, PositionEncoding::Utf16).ok());
+  EXPECT_FALSE(document.desynced());
+  EXPECT_EQ(document.version(), 5);
+  ASSERT_TRUE(
+      document.applyChanges(6, {rangeChange(0, 0, 0, 0, "x")}, PositionEncoding::Utf16).ok());
+  EXPECT_EQ(document.text().toString(), "xtext\n");
+  EXPECT_FALSE(document.applyChanges(5, {}, PositionEncoding::Utf16).ok()); // going back is not
+}
+
+TEST(Document, LoneCrRefusedForClientsThatDoNotBreakLinesThere) {
+  Document lsp(1, "a\rb\n");
+  EXPECT_FALSE(lsp.desynced()); // the LSP's own rule: a lone CR is a line break
+  Document open(1, "a\r\nb\rc\n");
+  open.setLoneCrIsLineBreak(false);
+  ASSERT_TRUE(open.desynced());
+  EXPECT_NE(open.desyncReason().find("line 2 ends with a lone CR"), std::string::npos);
+  Document at_end(1, "a\r");
+  at_end.setLoneCrIsLineBreak(false);
+  EXPECT_TRUE(at_end.desynced());
+  Document crlf(1, "a\r\nb\r\n");
+  crlf.setLoneCrIsLineBreak(false);
+  EXPECT_FALSE(crlf.desynced());
+}
+
+TEST(Document, ChangesThatCreateALoneCrAreCaught) {
+  const auto encoding = PositionEncoding::Utf16;
+  auto fresh = [] {
+    Document document(1, "a\r\nb\r\nc\n");
+    document.setLoneCrIsLineBreak(false);
+    return document;
+  };
+  Document fine = fresh(); // a CR typed before an LF makes a CRLF: still fine
+  ASSERT_TRUE(fine.applyChanges(2, {rangeChange(2, 1, 2, 1, "\r")}, encoding).ok());
+  ASSERT_TRUE(fine.applyChanges(3, {rangeChange(0, 0, 0, 1, "xy\r\nz")}, encoding).ok());
+  EXPECT_FALSE(fine.desynced());
+  Document split = fresh(); // deleting the LF of a CRLF (the range ends past the CR)
+  Status status = split.applyChanges(2, {rangeChange(0, 1, 1, 0, "\r")}, encoding);
+  EXPECT_FALSE(status.ok());
+  EXPECT_TRUE(split.desynced());
+  Document inserted = fresh(); // a CR inside inserted text
+  EXPECT_FALSE(inserted.applyChanges(2, {rangeChange(2, 0, 2, 0, "p\rq")}, encoding).ok());
+  Document last = fresh(); // a CR inserted last, before a letter
+  EXPECT_FALSE(last.applyChanges(2, {rangeChange(2, 0, 2, 0, "\r")}, encoding).ok());
+  EXPECT_TRUE(last.desynced());
+  // Refused until reopened without it.
+  EXPECT_FALSE(last.applyChanges(3, {rangeChange(0, 0, 0, 0, "x")}, encoding).ok());
+  last.resetText(4, "clean\n");
+  EXPECT_FALSE(last.desynced());
+  last.resetText(5, "dirty\rtext");
+  EXPECT_TRUE(last.desynced());
+}
+
 TEST(Document, DesyncWhenRangeIsReversed) {
   Document document(1, "abcdef");
   ASSERT_FALSE(
