@@ -118,14 +118,20 @@ local function run_scenario(name)
   end
   local before = {}
   for rel, entry in pairs(open) do
-    H.assert_mirrored(entry.bufnr, rel .. ' before the patch')
+    if has_lone_cr(input[rel]) then
+      H.assert_refused_lone_cr(ws, rel, entry.bufnr, rel .. ' before the patch')
+    else
+      H.assert_mirrored(entry.bufnr, rel .. ' before the patch')
+    end
     before[rel] = H.written_text(entry.bufnr)
   end
 
-  -- The agent reads every file, then sends the patch.
+  -- The agent reads every file (a refused one, see above, cannot be read), then sends the patch.
   for _, rel in ipairs(rels) do
-    local code, _, err = H.cli(ws, { 'read', rel, '--json' })
-    H.eq(0, code, 'read ' .. rel .. ' (' .. err .. ')')
+    if not (open[rel] and has_lone_cr(input[rel])) then
+      local code, _, err = H.cli(ws, { 'read', rel, '--json' })
+      H.eq(0, code, 'read ' .. rel .. ' (' .. err .. ')')
+    end
   end
   local code, stdout, stderr = H.cli(ws, { 'patch', patch_path, '--json' })
   -- A lone CR inside an open file: Neovim keeps it inside a line while LSP positions break the
@@ -154,7 +160,11 @@ local function run_scenario(name)
       H.eq(want, H.written_text(bufnr), rel .. ': buffer (as :write would save it)')
     end
     H.check(vim.bo[bufnr].modified or (must_refuse and entry.line == nil), rel .. ': buffer is not modified')
-    H.assert_mirrored(bufnr, rel .. ' after the patch')
+    if has_lone_cr(input[rel]) then
+      H.assert_refused_lone_cr(ws, rel, bufnr, rel .. ' after the patch')
+    else
+      H.assert_mirrored(bufnr, rel .. ' after the patch')
+    end
   end
   if scratch then
     H.eq({ 'unsaved scratch text' }, H.lines(scratch), 'scratch buffer untouched')
@@ -172,6 +182,7 @@ local function run_scenario(name)
 
   -- Exit status and the per-file backend of the result.
   if refused_lone_cr then
+    H.check(vim.startswith(stderr, 'DESYNCED'), name .. ': refused as DESYNCED (lone CR): ' .. stderr)
     H.note(name .. ': refused (a lone CR in an open buffer): ' .. stderr)
   elseif must_refuse then
     H.eq(1, code, 'a refused patch exits 1 (stdout ' .. stdout .. ', stderr ' .. stderr .. ')')
@@ -214,23 +225,31 @@ for _, name in ipairs(names) do
   H.reset()
 end
 -- A file with a lone CR (as 024's): Neovim keeps the CR inside a line, LSP positions break the
--- line there (neovim#15532). Typing below it must still leave the sidecar's mirror equal to the
--- buffer, and an edit of a line below it must land on that line (or be refused).
-H.test('lone CR: typing below it keeps the mirror, an edit below it lands on its line', function()
+-- line there (neovim#15532). The sidecar refuses the buffer (DESYNCED, naming the lone CR) rather
+-- than mirror it wrong: typing below it and edits change nothing it should not; once the user
+-- removes the lone CR, saves and reopens, reads and edits work again.
+H.test('lone CR: the buffer is refused, never mis-edited; fixed and reopened, edits land', function()
   local ws = codex_root .. '/lone-cr'
   H.write_file(ws .. '/lines.txt', 'one\r\ntwo\rthree\nfour\r\nfive\r\n')
   local bufnr = H.open(ws .. '/lines.txt')
   H.eq({ 'one\r', 'two\rthree', 'four\r', 'five\r' }, H.lines(bufnr), 'Neovim keeps the lone CR inside line 2')
   vim.api.nvim_buf_set_lines(bufnr, -1, -1, true, { 'typed' })
-  H.assert_mirrored(bufnr, 'after typing below the lone CR')
-  local code, _, err = H.cli(ws, { 'read', 'lines.txt', '--json' })
-  H.eq(0, code, 'read (' .. err .. ')')
+  H.assert_refused_lone_cr(ws, 'lines.txt', bufnr, 'after typing below the lone CR')
+  local code, _, err = H.cli(ws, { 'replace', 'lines.txt', '--old', 'four', '--new', 'FOUR' })
+  H.eq(1, code, 'replace in a refused buffer (stderr ' .. err .. ')')
+  H.eq({ 'one\r', 'two\rthree', 'four\r', 'five\r', 'typed' }, H.lines(bufnr), 'buffer after the refusal')
+  -- The user splits the line at the CR, saves and reopens: the mirror is trusted again.
+  vim.api.nvim_buf_set_lines(bufnr, 1, 2, true, { 'two\r', 'three\r' })
+  vim.api.nvim_buf_call(bufnr, function()
+    vim.cmd('silent write')
+    vim.cmd('edit')
+  end)
+  H.assert_mirrored(bufnr, 'after the lone CR was removed and the file reopened')
+  code, _, err = H.cli(ws, { 'read', 'lines.txt', '--json' })
+  H.eq(0, code, 'read after reopening (' .. err .. ')')
   code, _, err = H.cli(ws, { 'replace', 'lines.txt', '--old', 'four', '--new', 'FOUR' })
-  if code == 0 then
-    H.eq({ 'one\r', 'two\rthree', 'FOUR\r', 'five\r', 'typed' }, H.lines(bufnr), 'buffer after the edit')
-  else
-    H.eq({ 'one\r', 'two\rthree', 'four\r', 'five\r', 'typed' }, H.lines(bufnr), 'buffer after a refusal')
-  end
+  H.eq(0, code, 'replace after reopening (' .. err .. ')')
+  H.eq({ 'one\r', 'two\r', 'three\r', 'FOUR\r', 'five\r', 'typed' }, H.lines(bufnr), 'buffer after the edit')
 end)
 H.reset()
 

@@ -194,6 +194,18 @@ function H.assert_mirrored(bufnr, what)
     .. vim.inspect(H.lsp_text(bufnr)))
 end
 
+-- Checks that the sidecar refuses `rel` (open in `bufnr`) as DESYNCED because of a lone CR:
+-- Neovim keeps a lone CR inside a line while LSP positions break the line there (neovim#15532),
+-- so the sidecar must refuse the buffer rather than mirror it wrong.
+function H.assert_refused_lone_cr(cwd, rel, bufnr, what)
+  local code, _, err = H.cli(cwd, { 'read', rel, '--json' })
+  H.eq(1, code, (what or rel) .. ': read of a buffer with a lone CR (stderr ' .. err .. ')')
+  H.check(vim.startswith(err, 'DESYNCED') and err:find('lone CR', 1, true) ~= nil,
+    (what or rel) .. ': DESYNCED naming the lone CR first on stderr: ' .. err)
+  local snap = require('hashline').snapshot(bufnr)
+  H.check(snap == nil, (what or rel) .. ': no snapshot of a refused buffer: ' .. vim.inspect(snap))
+end
+
 -- Stops every hashline client and wipes every buffer (between scenarios).
 function H.reset()
   for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
