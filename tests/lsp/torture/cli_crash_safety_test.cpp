@@ -21,6 +21,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -177,6 +178,7 @@ TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal)
   std::size_t killed = 0, killed_landed = 0, completed = 0, refused = 0, torn_injected = 0;
   std::size_t litter_seen = 0, log_checks = 0;
   std::chrono::microseconds typical_run{0};
+  std::map<std::string, int> refusal_codes;
 
   for (std::int64_t run = 0; run < runs && !HasFailure(); ++run) {
     const std::string what = "run " + std::to_string(run);
@@ -216,6 +218,7 @@ TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal)
       // A replace after a killed run may find the session's read out of date: read, retry once
       // (an agent does the same), and the retry must apply.
       ++refused;
+      refusal_codes[outcome.err.substr(0, outcome.err.find_first_of(": \n"))] += 1;
       (void)anchorOf(row);
       outcome = cli(args);
     }
@@ -286,6 +289,8 @@ TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal)
               static_cast<long long>(runs), rows, text.size(),
               static_cast<long long>(typical_run.count() / 1000), killed, killed_landed, completed,
               refused, litter_seen, ops, landed.size(), torn_injected, skipped, log_checks);
+  for (const auto& [code, count] : refusal_codes)
+    std::printf("cli crash safety: %d refusals %s before the retry\n", count, code.c_str());
 }
 
 } // namespace
