@@ -4,8 +4,11 @@
 #include "lsp/agent/agent_router.h"
 #include "lsp/cli/render.h"
 #include "lsp/disk/workspace_roots.h"
+#include "lsp/service/service_options.h"
 #include "lsp/support/log.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -31,6 +34,7 @@ constexpr const char* kGlobalHelp =
     "  --workspace DIR   the workspace root for disk mode (default: $HASHLINE_WORKSPACE, else the\n"
     "                    nearest directory above the current one holding .git, else the current)\n"
     "  --json            print the result object as JSON instead of text\n"
+    "  --confirm         send the edit for the editor user's confirmation (change annotations)\n"
     "  --log-level L     error, warn (default), info or debug; the log goes to stderr\n"
     "  -h, --help        show this help\n"
     "\n"
@@ -215,6 +219,10 @@ bool takeGlobalOption(Arguments& args, GlobalOptions& global) {
     global.json = true;
     return true;
   }
+  if (args.flag("--confirm")) {
+    global.confirm = true;
+    return true;
+  }
   if (args.option("--session", value)) {
     global.session = value;
     return true;
@@ -262,9 +270,14 @@ int runServiceCall(const std::string& command, const std::string& method, json p
   else if (!params.contains("agent"))
     params["agent"] = "cli";
   if (global.turn) params["turn"] = *global.turn;
+  if (global.confirm) params["confirm"] = true;
 
   agent::RouterOptions options;
   options.workspace = global.workspace;
+  // An edit may wait for a person to confirm it in the editor: wait longer than the sidecar does.
+  options.sidecar_timeout = std::max(options.sidecar_timeout,
+                                     lsp::ServiceOptions::fromEnvironment().confirm_apply_timeout +
+                                         std::chrono::seconds(10));
   agent::AgentRouter router(options);
   lsp::ServiceOutcome outcome = router.call(method, std::move(params));
 

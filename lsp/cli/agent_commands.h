@@ -29,6 +29,7 @@ struct GlobalOptions {
   std::optional<std::int64_t> turn;
   std::optional<std::string> workspace;
   bool json = false;
+  bool confirm = false; // --confirm: ask the editor's user to confirm the edit
   std::string log_level = "warn";
 };
 

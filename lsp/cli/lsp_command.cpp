@@ -1,5 +1,5 @@
 // `hashline lsp [--log-file PATH] [--log-level L] [--max-message-bytes N] [--stdio]
-//  [--clientProcessId PID]`: wires the stdio transport, the server and its features.
+//  [--clientProcessId PID] [--confirm]`: wires the stdio transport, the server and its features.
 #include "lsp/cli/lsp_command.h"
 
 #include "lsp/cli/arguments.h"
@@ -11,6 +11,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <malloc.h>
 #include <signal.h>
 #include <unistd.h>
@@ -28,6 +29,9 @@ constexpr const char* kUsage =
     "  --max-message-bytes N    refuse messages larger than N bytes; K, M, G suffixes\n"
     "                           (default: 64M)\n"
     "  --clientProcessId PID    exit when process PID ends (as initialize's processId)\n"
+    "  --confirm                send agent edits for the user's confirmation by default\n"
+    "                           (as HASHLINE_CONFIRM_EDITS=1; initializationOptions.confirmEdits\n"
+    "                           and each request's `confirm` win)\n"
     "  --stdio                  accepted for editor compatibility (stdio is the channel)\n"
     "  -h, --help               show this help\n";
 
@@ -47,6 +51,10 @@ int runLspCommand(std::vector<std::string> raw) {
       return 0;
     }
     if (args.flag("--stdio")) continue;
+    if (args.flag("--confirm")) {
+      ::setenv("HASHLINE_CONFIRM_EDITS", "1", 1); // read with the other service options
+      continue;
+    }
     if (args.option("--log-file", log_file) || args.option("--log-level", log_level) ||
         args.option("--max-message-bytes", max_bytes) ||
         args.option("--clientProcessId", client_pid))

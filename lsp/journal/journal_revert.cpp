@@ -238,7 +238,8 @@ void RevertRun::applyBuffer(const FileRevert& file, const std::string& method, L
                        {"version", applied.version_after}};
         if (copy.target.path) result.file["path"] = *copy.target.path;
         landed(std::move(result));
-      });
+      },
+      request_.caller.confirm);
 }
 
 void RevertRun::rollback(std::size_t failed, Error cause) {

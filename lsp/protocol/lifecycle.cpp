@@ -58,6 +58,9 @@ bool fromJSON(const json& value, ClientCapabilities& out, JsonPath path) {
   if (const json* handling = dig(value, {"workspace", "workspaceEdit", "failureHandling"});
       handling && handling->is_string())
     out.failureHandling.push_back(handling->get<std::string>());
+  if (const json* annotations =
+          dig(value, {"workspace", "workspaceEdit", "changeAnnotationSupport"}))
+    out.changeAnnotationSupport = annotations->is_object(); // `{}` or `{groupsOnLabel}`
   out.workDoneProgress = boolAt(value, {"window", "workDoneProgress"});
   return true;
 }

@@ -30,6 +30,7 @@ struct ClientCapabilities {
   bool applyEdit = false;                   // workspace.applyEdit
   bool documentChanges = false;             // workspace.workspaceEdit.documentChanges
   std::vector<std::string> failureHandling; // workspace.workspaceEdit.failureHandling (one value)
+  bool changeAnnotationSupport = false;     // workspace.workspaceEdit.changeAnnotationSupport
   bool workDoneProgress = false;            // window.workDoneProgress
 };
 

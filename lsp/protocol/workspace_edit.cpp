@@ -7,7 +7,15 @@ using nlohmann::json;
 
 bool fromJSON(const json& value, TextEdit& out, JsonPath path) {
   ObjectReader r(value, path);
-  return r && r.map("range", out.range) && r.map("newText", out.newText);
+  return r && r.map("range", out.range) && r.map("newText", out.newText) &&
+         r.mapOptional("annotationId", out.annotationId);
+}
+
+bool fromJSON(const json& value, ChangeAnnotation& out, JsonPath path) {
+  ObjectReader r(value, path);
+  return r && r.map("label", out.label) &&
+         r.mapOptional("needsConfirmation", out.needsConfirmation) &&
+         r.mapOptional("description", out.description);
 }
 
 bool fromJSON(const json& value, TextDocumentEdit& out, JsonPath path) {
@@ -24,6 +32,14 @@ bool fromJSON(const json& value, WorkspaceEdit& out, JsonPath path) {
       return changes_path.report("expected an object, got " + describeJSON(*changes));
     for (const auto& [uri, edits] : changes->items())
       if (!fromJSON(edits, out.changes[uri], changes_path.field(uri))) return false;
+  }
+  if (const json* annotations = r.find("changeAnnotations")) {
+    JsonPath annotations_path = path.field("changeAnnotations");
+    if (!annotations->is_object())
+      return annotations_path.report("expected an object, got " + describeJSON(*annotations));
+    for (const auto& [id, annotation] : annotations->items())
+      if (!fromJSON(annotation, out.changeAnnotations[id], annotations_path.field(id)))
+        return false;
   }
   return true;
 }
@@ -54,7 +70,16 @@ bool fromJSON(const json& value, ExecuteCommandParams& out, JsonPath path) {
 }
 
 json toJSON(const TextEdit& edit) {
-  return {{"range", toJSON(edit.range)}, {"newText", edit.newText}};
+  json out = {{"range", toJSON(edit.range)}, {"newText", edit.newText}};
+  if (edit.annotationId) out["annotationId"] = *edit.annotationId;
+  return out;
+}
+
+json toJSON(const ChangeAnnotation& annotation) {
+  json out = {{"label", annotation.label}};
+  if (annotation.needsConfirmation) out["needsConfirmation"] = *annotation.needsConfirmation;
+  if (annotation.description) out["description"] = *annotation.description;
+  return out;
 }
 
 json toJSON(const TextDocumentEdit& edit) {
@@ -81,6 +106,12 @@ json toJSON(const WorkspaceEdit& edit) {
       changes[uri] = std::move(list);
     }
     out["changes"] = std::move(changes);
+  }
+  if (!edit.changeAnnotations.empty()) {
+    json annotations = json::object();
+    for (const auto& [id, annotation] : edit.changeAnnotations)
+      annotations[id] = toJSON(annotation);
+    out["changeAnnotations"] = std::move(annotations);
   }
   return out;
 }

@@ -2,7 +2,8 @@
 //
 // hashline sends one TextDocumentEdit per document per request, versioned with the exact
 // mirror version (DESIGN §6), inside `documentChanges`; `changes` (unversioned) is read for
-// completeness only.
+// completeness only. An edit that needs the user's confirmation carries `annotationId` on each
+// TextEdit (an AnnotatedTextEdit, LSP 3.16) and the annotation in `changeAnnotations`.
 #pragma once
 
 #include "lsp/protocol/basic_types.h"
@@ -18,6 +19,13 @@ namespace hashline::lsp {
 struct TextEdit {
   Range range;
   std::string newText;
+  std::optional<std::string> annotationId; // set: an AnnotatedTextEdit
+};
+
+struct ChangeAnnotation {
+  std::string label;
+  std::optional<bool> needsConfirmation;
+  std::optional<std::string> description;
 };
 
 struct TextDocumentEdit {
@@ -27,7 +35,8 @@ struct TextDocumentEdit {
 
 struct WorkspaceEdit {
   std::vector<TextDocumentEdit> documentChanges;
-  std::map<std::string, std::vector<TextEdit>> changes; // uri → edits (unversioned)
+  std::map<std::string, std::vector<TextEdit>> changes;      // uri → edits (unversioned)
+  std::map<std::string, ChangeAnnotation> changeAnnotations; // annotationId → annotation
 };
 
 struct ApplyWorkspaceEditParams {
@@ -47,6 +56,7 @@ struct ExecuteCommandParams {
 };
 
 bool fromJSON(const nlohmann::json& value, TextEdit& out, JsonPath path);
+bool fromJSON(const nlohmann::json& value, ChangeAnnotation& out, JsonPath path);
 bool fromJSON(const nlohmann::json& value, TextDocumentEdit& out, JsonPath path);
 bool fromJSON(const nlohmann::json& value, WorkspaceEdit& out, JsonPath path);
 bool fromJSON(const nlohmann::json& value, ApplyWorkspaceEditParams& out, JsonPath path);
@@ -54,6 +64,7 @@ bool fromJSON(const nlohmann::json& value, ApplyWorkspaceEditResult& out, JsonPa
 bool fromJSON(const nlohmann::json& value, ExecuteCommandParams& out, JsonPath path);
 
 nlohmann::json toJSON(const TextEdit& edit);
+nlohmann::json toJSON(const ChangeAnnotation& annotation);
 nlohmann::json toJSON(const TextDocumentEdit& edit);
 nlohmann::json toJSON(const WorkspaceEdit& edit);
 nlohmann::json toJSON(const ApplyWorkspaceEditParams& params);

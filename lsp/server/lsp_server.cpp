@@ -43,6 +43,12 @@ void LspServer::call(const std::string& method, json params,
   connection_.call(method, std::move(params), std::move(callback), options_.client_request_timeout);
 }
 
+void LspServer::call(const std::string& method, json params,
+                     JsonRpcConnection::ResponseCallback callback,
+                     std::chrono::milliseconds timeout) {
+  connection_.call(method, std::move(params), std::move(callback), timeout);
+}
+
 void LspServer::logToClient(MessageType type, const std::string& message) {
   log::message(type == MessageType::Error     ? log::Level::Error
                : type == MessageType::Warning ? log::Level::Warn

@@ -75,6 +75,9 @@ public:
   void notify(const std::string& method, nlohmann::json params);
   void call(const std::string& method, nlohmann::json params,
             JsonRpcConnection::ResponseCallback callback);
+  /// The same with its own timeout (an applyEdit that waits for the user's confirmation).
+  void call(const std::string& method, nlohmann::json params,
+            JsonRpcConnection::ResponseCallback callback, std::chrono::milliseconds timeout);
   /// window/logMessage to the editor, and the same line in the log.
   void logToClient(MessageType type, const std::string& message);
 

@@ -32,6 +32,7 @@ struct BufferApplier::InFlight {
   std::unique_ptr<boost::asio::steady_timer> timer;
   Error pending_error = Error::make(ErrorCode::EditorRejected, "");
   bool complete = false;
+  Confirmation confirmation = Confirmation::Off;
 };
 
 namespace {
@@ -46,7 +47,22 @@ std::string linesText(std::uint32_t first0, std::uint32_t last0) {
                          : "lines " + std::to_string(first0 + 1) + "-" + std::to_string(last0 + 1);
 }
 
+// The id of the one annotation an edit carries (one per WorkspaceEdit, so a constant is unique).
+constexpr const char* kAnnotationId = "hashline.agent-edit";
+
 } // namespace
+
+std::string_view confirmationName(Confirmation confirmation) {
+  switch (confirmation) {
+  case Confirmation::Off:
+    return "off";
+  case Confirmation::Requested:
+    return "requested";
+  case Confirmation::Unsupported:
+    return "unsupported";
+  }
+  return "off";
+}
 
 BufferApplier::BufferApplier(EditorLink link, ServiceOptions options)
     : link_(std::move(link)), options_(options), queue_(*link_.io) {
@@ -60,29 +76,42 @@ BufferApplier::~BufferApplier() {
     if (flight->timer) flight->timer->cancel();
 }
 
-void BufferApplier::apply(const std::string& key, std::string label, BufferPlanner planner,
-                          BufferDone done) {
-  queue_.run(key, [this, key, label = std::move(label), planner = std::move(planner),
-                   done = std::move(done)](DocumentQueue::Finished finished) mutable {
-    auto flight = std::make_shared<InFlight>();
-    flight->key = key;
-    flight->label = std::move(label);
-    flight->planner = std::move(planner);
-    flight->done = std::move(done);
-    flight->finished = std::move(finished);
-    in_flight_[key] = flight;
-    start(flight);
-  });
+Confirmation BufferApplier::confirmationFor(std::optional<bool> confirm) const {
+  bool wanted = options_.confirm_edits;
+  if (link_.confirm_default)
+    if (std::optional<bool> session = link_.confirm_default()) wanted = *session;
+  if (confirm) wanted = *confirm;
+  if (!wanted) return Confirmation::Off;
+  bool supported = link_.supports_change_annotations && link_.supports_change_annotations();
+  return supported ? Confirmation::Requested : Confirmation::Unsupported;
 }
 
-void BufferApplier::applyNow(const std::string& key, std::string label, BufferPlanner planner,
-                             BufferDone done) {
+std::shared_ptr<BufferApplier::InFlight>
+BufferApplier::makeFlight(const std::string& key, std::string label, BufferPlanner planner,
+                          BufferDone done, std::optional<bool> confirm) {
   auto flight = std::make_shared<InFlight>();
   flight->key = key;
   flight->label = std::move(label);
   flight->planner = std::move(planner);
   flight->done = std::move(done);
   flight->finished = [] {};
+  flight->confirmation = confirmationFor(confirm);
+  return flight;
+}
+
+void BufferApplier::apply(const std::string& key, std::string label, BufferPlanner planner,
+                          BufferDone done, std::optional<bool> confirm) {
+  auto flight = makeFlight(key, std::move(label), std::move(planner), std::move(done), confirm);
+  queue_.run(key, [this, flight](DocumentQueue::Finished finished) mutable {
+    flight->finished = std::move(finished);
+    in_flight_[flight->key] = flight;
+    start(flight);
+  });
+}
+
+void BufferApplier::applyNow(const std::string& key, std::string label, BufferPlanner planner,
+                             BufferDone done, std::optional<bool> confirm) {
+  auto flight = makeFlight(key, std::move(label), std::move(planner), std::move(done), confirm);
   in_flight_[key] = flight;
   start(flight);
 }
@@ -134,16 +163,31 @@ void BufferApplier::start(const std::shared_ptr<InFlight>& flight) {
   }
   ApplyWorkspaceEditParams params;
   params.label = flight->label;
+  if (flight->confirmation == Confirmation::Requested) {
+    for (TextEdit& edit : document_edit.edits)
+      edit.annotationId = kAnnotationId;
+    ChangeAnnotation annotation;
+    annotation.label = flight->label;
+    annotation.needsConfirmation = true;
+    annotation.description =
+        "agent edit of " +
+        linesText(flight->planned.first_touched_line, flight->planned.last_touched_line) + " of " +
+        open.uri + " (version " + std::to_string(flight->sent_version) + ")";
+    params.edit.changeAnnotations[kAnnotationId] = std::move(annotation);
+  }
   params.edit.documentChanges.push_back(std::move(document_edit));
 
   flight->phase = InFlight::Phase::AwaitReply;
   const std::uint64_t generation = ++flight->send_generation;
-  armTimer(flight, options_.apply_timeout);
+  const std::chrono::milliseconds timeout = applyTimeout(*flight);
+  armTimer(flight, timeout);
   log::debug("applyEdit ", open.uri, " at version ", flight->sent_version, " (attempt ",
-             flight->attempt + 1, ")");
-  link_.apply_edit(toJSON(params), [this, flight, generation](CallResponse response) {
-    onReply(flight, generation, std::move(response));
-  });
+             flight->attempt + 1, ", confirmation ", confirmationName(flight->confirmation), ")");
+  // The connection's own timeout comes a moment later, so this pipeline's message wins.
+  link_.apply_edit(toJSON(params), timeout + std::chrono::seconds(1),
+                   [this, flight, generation](CallResponse response) {
+                     onReply(flight, generation, std::move(response));
+                   });
 }
 
 void BufferApplier::armTimer(const std::shared_ptr<InFlight>& flight,
@@ -174,9 +218,17 @@ void BufferApplier::onReply(const std::shared_ptr<InFlight>& flight, std::uint64
                                                 root.describe() + ")"));
     if (!result.applied) {
       std::string reason = result.failureReason ? ": " + *result.failureReason : "";
-      return notApplied(flight,
-                        Error::make(ErrorCode::EditorRejected,
-                                    "the editor refused the edit (applied: false" + reason + ")"));
+      Error refused = Error::make(ErrorCode::EditorRejected,
+                                  "the editor refused the edit (applied: false" + reason + ")");
+      if (flight->confirmation == Confirmation::Requested) {
+        // A person said no (or the document moved under the preview): never ask twice.
+        refused.message += "; the edit was sent for the user's confirmation";
+        refused.withHint("the user declined the edit in the editor's confirmation (or the "
+                         "document changed while it was shown); nothing was changed — ask the "
+                         "user before sending it again");
+        return fail(flight, std::move(refused));
+      }
+      return notApplied(flight, std::move(refused));
     }
     if (const OpenDocument* open = link_.documents->find(flight->key);
         open && sameText(open->document.text(), flight->planned.after))
@@ -232,7 +284,10 @@ void BufferApplier::onTimer(const std::shared_ptr<InFlight>& flight, std::uint64
   case InFlight::Phase::AwaitReply:
     return fail(flight, Error::make(ErrorCode::EditorTimeout,
                                     "the editor did not answer workspace/applyEdit within " +
-                                        std::to_string(options_.apply_timeout.count()) + " ms"));
+                                        std::to_string(applyTimeout(*flight).count()) + " ms" +
+                                        (flight->confirmation == Confirmation::Requested
+                                             ? " (the edit waited for the user's confirmation)"
+                                             : "")));
   case InFlight::Phase::AwaitConfirm: {
     Error error = Error::make(ErrorCode::EditorRejected,
                               "the editor answered applied: true, but the document did not "
@@ -247,6 +302,11 @@ void BufferApplier::onTimer(const std::shared_ptr<InFlight>& flight, std::uint64
   case InFlight::Phase::Idle:
     return;
   }
+}
+
+std::chrono::milliseconds BufferApplier::applyTimeout(const InFlight& flight) const {
+  return flight.confirmation == Confirmation::Requested ? options_.confirm_apply_timeout
+                                                        : options_.apply_timeout;
 }
 
 bool BufferApplier::landsOn(const DocumentEvent& event, const Rope& prediction) const {
@@ -305,6 +365,7 @@ void BufferApplier::succeed(const std::shared_ptr<InFlight>& flight, const OpenD
   applied.version_after = open.document.version();
   applied.committed = open.document.text();
   applied.attempts = flight->attempt + 1;
+  applied.confirmation = flight->confirmation;
   applied.planned = std::move(flight->planned);
   auto done = std::move(flight->done);
   auto finished = std::move(flight->finished);

@@ -17,6 +17,11 @@
 //       version and resend, at most `max_retries` times — but only if the lines the previous
 //       attempt targeted are untouched since it was sent (so an edit that partly landed is never
 //       applied twice); otherwise STALE_VERSION.
+// Confirmation (issue 9): an edit whose request (or session) asks for it is sent with every
+// TextEdit annotated (`annotationId`, defined in `changeAnnotations` with `needsConfirmation:
+// true`) when the client declared `changeAnnotationSupport` — else plain, as always. Such an
+// edit waits `confirm_apply_timeout` for the answer (a human decides), and `applied:false` is
+// final: EDITOR_REJECTED with a hint that the user declined, never resent (no second prompt).
 // Threading: single-threaded, on the server's io_context.
 #pragma once
 
@@ -32,17 +37,36 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility> // before Asio (Boost 1.74 + GCC 12)
 
 namespace hashline::lsp {
+
+/// How an edit goes to the editor with respect to the user's confirmation.
+enum class Confirmation {
+  Off,         // not asked for: plain TextEdits
+  Requested,   // annotated with needsConfirmation: true
+  Unsupported, // asked for, but the client has no changeAnnotationSupport: plain TextEdits
+};
+/// "off", "requested", "unsupported" (the `confirmation` field of results).
+std::string_view confirmationName(Confirmation confirmation);
 
 /// What the pipeline needs from the LSP server.
 struct EditorLink {
   boost::asio::io_context* io = nullptr;
   DocumentStore* documents = nullptr;
-  /// Sends `workspace/applyEdit` with `params`; `reply` runs once with the editor's answer.
-  std::function<void(nlohmann::json params, std::function<void(CallResponse)> reply)> apply_edit;
+  /// Sends `workspace/applyEdit` with `params`; `reply` runs once with the editor's answer, or
+  /// TimedOut after `timeout`.
+  std::function<void(nlohmann::json params, std::chrono::milliseconds timeout,
+                     std::function<void(CallResponse)> reply)>
+      apply_edit;
+  /// Whether the client declared workspace.workspaceEdit.changeAnnotationSupport (unset: no).
+  std::function<bool()> supports_change_annotations;
+  /// The client's session default for confirmation (initializationOptions.confirmEdits), if it
+  /// gave one; it wins over ServiceOptions::confirm_edits.
+  std::function<std::optional<bool>()> confirm_default;
 };
 
 /// Plans the edit against the document as it is now; `retry` after a version race.
@@ -55,6 +79,7 @@ struct BufferApplied {
   PlannedEdit planned; // the plan that landed
   Rope committed;      // the mirror's text at version_after
   int attempts = 1;
+  Confirmation confirmation = Confirmation::Off;
 };
 
 using BufferDone = std::function<void(Result<BufferApplied> outcome)>;
@@ -66,16 +91,25 @@ public:
   BufferApplier(const BufferApplier&) = delete;
   BufferApplier& operator=(const BufferApplier&) = delete;
 
-  /// Queues an edit of the document `key` (canonical URI); `done` runs exactly once.
-  void apply(const std::string& key, std::string label, BufferPlanner planner, BufferDone done);
+  /// Queues an edit of the document `key` (canonical URI); `done` runs exactly once. `confirm`:
+  /// the request's wish for the user's confirmation (unset: the session default).
+  void apply(const std::string& key, std::string label, BufferPlanner planner, BufferDone done,
+             std::optional<bool> confirm = std::nullopt);
 
   /// Runs `job` on `key`'s queue (for multi-step work such as a patch across files).
   void enqueue(const std::string& key, DocumentQueue::Job job) { queue_.run(key, std::move(job)); }
   /// Applies without queueing: the caller already holds `key`'s queue slot.
-  void applyNow(const std::string& key, std::string label, BufferPlanner planner, BufferDone done);
+  void applyNow(const std::string& key, std::string label, BufferPlanner planner, BufferDone done,
+                std::optional<bool> confirm = std::nullopt);
+
+  /// How an edit whose request asked `confirm` (unset: the session default) is sent.
+  Confirmation confirmationFor(std::optional<bool> confirm) const;
 
 private:
   struct InFlight;
+  std::shared_ptr<InFlight> makeFlight(const std::string& key, std::string label,
+                                       BufferPlanner planner, BufferDone done,
+                                       std::optional<bool> confirm);
   void start(const std::shared_ptr<InFlight>& flight);
   void onReply(const std::shared_ptr<InFlight>& flight, std::uint64_t generation,
                CallResponse response);
@@ -87,6 +121,7 @@ private:
   void fail(const std::shared_ptr<InFlight>& flight, Error error);
   void armTimer(const std::shared_ptr<InFlight>& flight, std::chrono::milliseconds after);
   bool landsOn(const DocumentEvent& event, const Rope& prediction) const;
+  std::chrono::milliseconds applyTimeout(const InFlight& flight) const;
 
   EditorLink link_;
   ServiceOptions options_;

@@ -15,6 +15,7 @@
 #include "lsp/version.h"
 
 #include <algorithm>
+#include <set>
 #include <unistd.h>
 
 namespace hashline::lsp {
@@ -26,8 +27,19 @@ std::unique_ptr<HashlineService> HashlineService::forEditor(LspServer& server,
   EditorLink link;
   link.io = &server.io();
   link.documents = &server.documents();
-  link.apply_edit = [&server](json params, std::function<void(CallResponse)> reply) {
-    server.call("workspace/applyEdit", std::move(params), std::move(reply));
+  link.apply_edit = [&server](json params, std::chrono::milliseconds timeout,
+                              std::function<void(CallResponse)> reply) {
+    server.call("workspace/applyEdit", std::move(params), std::move(reply), timeout);
+  };
+  link.supports_change_annotations = [&server] {
+    return server.clientParams().capabilities.changeAnnotationSupport;
+  };
+  link.confirm_default = [&server]() -> std::optional<bool> {
+    const json& options = server.clientParams().initializationOptions;
+    if (!options.is_object()) return std::nullopt;
+    auto it = options.find("confirmEdits");
+    if (it == options.end() || !it->is_boolean()) return std::nullopt;
+    return it->get<bool>();
   };
   return std::make_unique<HashlineService>(
       std::move(link), [&server] { return server.workspaceRoots(); }, options);
@@ -99,6 +111,9 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
         {"edit", FormKind::Anchors},      {"replace", FormKind::Replace},
         {"headtail", FormKind::HeadTail}, {"range", FormKind::Range},
         {"draft", FormKind::Draft},       {"ed", FormKind::Ed}};
+    static const std::set<std::string> confirmable = {
+        "edit", "replace", "headtail", "range", "draft", "ed", "patch", "undo", "reject", "rewind"};
+    if (confirmable.count(method)) done = withConfirmation(params, std::move(done));
     if (auto form = forms.find(method); form != forms.end()) {
       FormRequest request;
       if (auto error = parseFormRequest(form->second, params, request)) return done(*error);
@@ -117,6 +132,21 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
                                "internal error in " + method + ": " + e.what()));
   }
   done(RpcError::make(RpcErrorCode::MethodNotFound, "unknown hashline method " + raw_method));
+}
+
+ServiceCallback HashlineService::withConfirmation(const json& params, ServiceCallback done) const {
+  CallerIdentity caller;
+  if (parseCaller(params, caller)) return done; // the request's own parser reports the error
+  Confirmation confirmation = Confirmation::Off;
+  if (applier_)
+    confirmation = applier_->confirmationFor(caller.confirm);
+  else if (caller.confirm.value_or(options_.confirm_edits))
+    confirmation = Confirmation::Unsupported; // no editor: written to disk without asking
+  return [confirmation, done = std::move(done)](ServiceOutcome outcome) {
+    if (json* result = std::get_if<json>(&outcome); result && result->is_object())
+      (*result)["confirmation"] = std::string(confirmationName(confirmation));
+    done(std::move(outcome));
+  };
 }
 
 void HashlineService::read(const ReadRequest& request, ServiceCallback done) {
@@ -218,7 +248,8 @@ void HashlineService::editBuffer(FormRequest request, Target target, ServiceCall
             documentDiff(applied.planned.before, applied.planned.after, displayName(target));
         summary.attempts = applied.attempts;
         done(editResultJSON(summary));
-      });
+      },
+      shared->caller.confirm);
 }
 
 void HashlineService::editDisk(const FormRequest& request, const Target& target,

@@ -78,6 +78,8 @@ private:
   void editDisk(const FormRequest& request, const Target& target, ServiceCallback done);
   void patch(PatchRequest request, ServiceCallback done);
   void status(const nlohmann::json& params, ServiceCallback done);
+  /// `done` that adds `confirmation` (off / requested / unsupported) to an edit's result.
+  ServiceCallback withConfirmation(const nlohmann::json& params, ServiceCallback done) const;
   void report(const AppliedEdit& edit);
 
   friend class PatchRun;

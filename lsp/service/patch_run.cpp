@@ -226,7 +226,8 @@ void PatchRun::applyStep(std::size_t index) {
       return completePlan(again->files[0].plan, open.document.text(), tier);
     };
     service_.applier_->apply(
-        key, "hashline patch", std::move(planner), [self, index](Result<BufferApplied> outcome) {
+        key, "hashline patch", std::move(planner),
+        [self, index](Result<BufferApplied> outcome) {
           Step& step = self->steps_[index];
           if (!outcome) return self->stepDone(index, outcome.error());
           step.version_after = outcome->version_after;
@@ -240,7 +241,8 @@ void PatchRun::applyStep(std::size_t index) {
                                            &self->service_.observations_.observe(
                                                self->request_.caller.session, step.source.key));
           self->stepDone(index, Status::success());
-        });
+        },
+        request_.caller.confirm);
     return;
   }
 

@@ -28,6 +28,9 @@ ServiceOptions ServiceOptions::fromEnvironment() {
   if (positiveFromEnv("HASHLINE_CONFIRM_TIMEOUT_MS", value) && value > 0)
     options.confirm_timeout = std::chrono::milliseconds(value);
   if (positiveFromEnv("HASHLINE_APPLY_RETRIES", value)) options.max_retries = int(value);
+  if (positiveFromEnv("HASHLINE_CONFIRM_APPLY_TIMEOUT_MS", value) && value > 0)
+    options.confirm_apply_timeout = std::chrono::milliseconds(value);
+  if (positiveFromEnv("HASHLINE_CONFIRM_EDITS", value)) options.confirm_edits = value != 0;
   return options;
 }
 

@@ -109,6 +109,11 @@ bool parseCallerFields(Fields& fields, CallerIdentity& out) {
   if (!fields.optString({"session"}, session) || !fields.optString({"agent"}, agent)) return false;
   if (session && !session->empty()) out.session = *session;
   if (agent) out.agent = *agent;
+  if (fields.find({"confirm"})) {
+    bool confirm = false;
+    if (!fields.boolean({"confirm"}, confirm)) return false;
+    out.confirm = confirm;
+  }
   return fields.integer({"turn"}, out.turn, false);
 }
 

@@ -2,7 +2,9 @@
 //
 // Every method addresses a document by `uri` (file:// or untitled:) or `path` (absolute, or
 // relative to the first workspace root) and names its caller with `session` (default
-// "default"), `agent` and `turn`. Edit forms (DESIGN §5):
+// "default"), `agent` and `turn`; `confirm` (bool, any call that edits) asks that the edit be
+// sent to the editor for the user's confirmation (LSP change annotations), overriding the
+// session default. Edit forms (DESIGN §5):
 //   edit      {edits: [{op, anchor?, end?, content?}], dry_run?}
 //   replace   {old, new, replace_all?} or {edits: [{old, new, replace_all?}]}
 //   headtail  {head, tail, new} or {edits: [{head, tail, new}]}
@@ -40,6 +42,7 @@ struct CallerIdentity {
   std::string session = "default";
   std::string agent;
   std::optional<std::int64_t> turn;
+  std::optional<bool> confirm; // unset: the session default
 };
 
 struct ReadRequest {

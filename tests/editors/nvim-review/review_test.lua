@@ -235,6 +235,20 @@ ok = ok and step('plain-edit-is-not-prompted', function()
   expect_lines(expected)
 end)
 
+ok = ok and step('cli-confirm-flag-sends-annotations', function()
+  seen = nil
+  local code, out, err = cli({ 'read', 'c.txt', '--session', 'agent3' })
+  assert(code == 0, 'read: ' .. out .. err)
+  code, out, err = cli({ '--confirm', 'replace', 'c.txt', '--session', 'agent3', '--old', 'line 45',
+    '--new', 'K45', '--json' })
+  assert(code == 0, 'replace: ' .. out .. err)
+  local result = vim.fn.json_decode(out)
+  assert(result.confirmation == 'requested', 'confirmation: ' .. tostring(result.confirmation))
+  assert(seen and seen.edit.changeAnnotations, 'the applyEdit had no annotations')
+  expected[47] = 'K45'
+  expect_lines(expected)
+end)
+
 step('checkhealth-ok', function()
   vim.cmd('checkhealth hashline')
   local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
