@@ -179,6 +179,62 @@ ok = ok and step('accept-command-under-cursor', function()
   assert(assert(hashline.pending({ bufnr = bufnr })).count == 0, 'still pending')
 end)
 
+-- An agent op through the CLI (read + replace by session `agent`); returns its op id.
+local function agent_op(edits)
+  local code, out, err = cli({ 'read', 'c.txt', '--session', 'agent' })
+  assert(code == 0, 'read: ' .. out .. err)
+  code, out, err = cli({ 'replace', 'c.txt', '--session', 'agent', '--edits', '-' }, vim.fn.json_encode(edits))
+  assert(code == 0, 'replace: ' .. out .. err)
+  local log = assert(hashline.log(bufnr))
+  return tostring(log.ops[#log.ops].op)
+end
+
+ok = ok and step('quickfix-R-rejects-and-A-accepts-whole-ops', function()
+  local op2 = agent_op({ { old = 'line 54\n', new = 'R54\n' }, { old = 'line 58\n', new = 'R58\n' } })
+  local op3 = agent_op({ { old = 'line 15\n', new = 'A15\n' }, { old = 'line 25\n', new = 'A25\n' } })
+  expected[56], expected[60], expected[17], expected[27] = 'R54', 'R58', 'A15', 'A25'
+  expect_lines(expected)
+  wait_signs({ 17, 27, 56, 60 })
+  vim.cmd('HashlineReview')
+  local items = vim.fn.getqflist()
+  assert(#items == 4 and items[1].text:find(op2 .. '#1', 1, true), vim.inspect(items))
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.api.nvim_feedkeys('R', 'x', false)
+  expected[56], expected[60] = 'line 54', 'line 58'
+  expect_lines(expected)
+  wait_signs({ 17, 27 })
+  items = vim.fn.getqflist()
+  assert(#items == 2 and items[1].text:find(op3 .. '#1', 1, true), vim.inspect(items))
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.api.nvim_feedkeys('A', 'x', false)
+  wait_signs({})
+  assert(#vim.fn.getqflist() == 0, 'review list not empty')
+  expect_lines(expected)
+end)
+
+ok = ok and step('quickfix-r-on-a-hunk-the-user-changed-is-refused', function()
+  local op4 = agent_op({ { old = 'line 35\n', new = 'Q35\n' } })
+  expected[37] = 'Q35'
+  expect_lines(expected)
+  vim.cmd('wincmd p')
+  vim.api.nvim_buf_set_lines(bufnr, 36, 37, false, { 'Q35 and the user' })
+  expected[37] = 'Q35 and the user'
+  vim.cmd('HashlineReview')
+  local items = vim.fn.getqflist()
+  assert(#items == 1 and items[1].text:find(op4 .. '#1', 1, true), vim.inspect(items))
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.api.nvim_feedkeys('r', 'x', false)
+  expect_lines(expected)
+  local result = assert(hashline.reject(op4 .. '#1'))
+  assert(result.status == 'refused' and result.error.code == 'CONFLICT', vim.inspect(result))
+  expect_lines(expected)
+  assert(assert(hashline.pending({ bufnr = bufnr })).count == 1, 'the hunk is no longer pending')
+  assert(hashline.accept(op4).status == 'ok', 'accept')
+  wait_signs({})
+  vim.cmd('wincmd p')
+  assert(vim.api.nvim_get_current_buf() == bufnr, 'back in the file')
+end)
+
 -- The applyEdit params as Neovim received them, through the plugin's handler.
 local attach = require('hashline.attach')
 local seen

@@ -23,7 +23,7 @@ timeout 180 nvim --headless --clean -n -i NONE --cmd "set rtp^=$root/editors/nvi
 passed=$(grep -c '^PASS' "$RESULTS" 2>/dev/null || true)
 failed=$(grep -c '^FAIL' "$RESULTS" 2>/dev/null || true)
 echo "nvim-review: ${passed:-0} passed, ${failed:-0} failed"
-if [ "$rc" -ne 0 ] || [ "${failed:-0}" -ne 0 ] || [ "${passed:-0}" -lt 12 ]; then
+if [ "$rc" -ne 0 ] || [ "${failed:-0}" -ne 0 ] || [ "${passed:-0}" -lt 14 ]; then
   echo "nvim-review: FAILED (nvim exit $rc; logs in $WORK)" >&2
   cat "$WORK/nvim.out" >&2 || true
   exit 1
