@@ -212,6 +212,13 @@ function M.watch(bufnr)
       s.watching = false
     end,
   })
+  vim.api.nvim_create_autocmd('BufWipeout', {
+    buffer = bufnr,
+    once = true,
+    callback = function()
+      M.forget(bufnr)
+    end,
+  })
   M.schedule_refresh(bufnr, 0)
 end
 
