@@ -21,8 +21,10 @@ Tier sessionTier(const PlanContext& context) {
                              : context.default_tier;
 }
 
-// NOT_OBSERVED, then STALE_VERSION (docs/forms.md "Order of checks").
-Status textFormGuard(const PlanContext& context) {
+// NOT_OBSERVED, then STALE_VERSION (docs/forms.md "Order of checks"). Forms addressed by line
+// numbers at a stated version (line range, ed) are not version-guarded: their lines are rebased
+// through the change log from that version, and refused only when those lines changed.
+Status textFormGuard(const PlanContext& context, bool version_guarded) {
   if (!context.state.exists) {
     Error error = Error::make(ErrorCode::FileNotFound,
                               (context.path.empty() ? std::string("the file") : context.path) +
@@ -35,7 +37,7 @@ Status textFormGuard(const PlanContext& context) {
   guard.observed = context.observation && context.observation->observed();
   guard.path = context.path;
   guard.current_version = context.state.version;
-  if (guard.observed && !context.retry) {
+  if (guard.observed && !context.retry && version_guarded) {
     guard.read_version = context.observation->latest()->version;
     if (*guard.read_version != context.state.version && context.document) {
       std::optional<Rope> read_text = context.document->snapshotAt(*guard.read_version);
@@ -171,7 +173,9 @@ Result<PlannedEdit> planForm(const FormRequest& request, const PlanContext& cont
     planned.after = std::move(verified->after);
     return planned;
   }
-  if (Status guard = textFormGuard(context); !guard.ok()) return std::move(guard).error();
+  const bool version_guarded = request.kind != FormKind::Range && request.kind != FormKind::Ed;
+  if (Status guard = textFormGuard(context, version_guarded); !guard.ok())
+    return std::move(guard).error();
   Result<EditPlan> plan = planTextForm(request, context);
   if (!plan) {
     Error error = std::move(plan).error();

@@ -62,11 +62,27 @@ TEST_F(FormsTest, TextFormsAreStaleAfterTheUserChangedTheText) {
   typeLineAt("a.txt", 0, "zero");
   json result = service("replace", {{"uri", uriOf("a.txt")}, {"old", "missing"}, {"new", "x"}});
   EXPECT_EQ(result["error"]["code"], "STALE_VERSION") << result.dump(); // stale before not-found
-  // Line ranges rebase exactly instead.
-  json result2 = service(
+}
+
+TEST_F(FormsTest, LineRangeAndEdNumbersRebaseThroughTheUsersTyping) {
+  open("a.txt", "one\ntwo\nthree\n");
+  json read = service("read", {{"uri", uriOf("a.txt")}});
+  const std::int64_t version = read["version"];
+  typeLineAt("a.txt", 0, "zero"); // every line moves down by one
+  json range =
+      runForm("range", {{"start", 1}, {"end", 1}, {"content", "ONE"}, {"version", version}});
+  ASSERT_EQ(range["status"], "applied") << range.dump();
+  EXPECT_EQ(model("a.txt").lines(), (std::vector<std::string>{"zero", "ONE", "two", "three"}));
+  json ed = runForm("ed", {{"script", "3c\nTHREE\n.\n"}, {"at", version}});
+  ASSERT_EQ(ed["status"], "applied") << ed.dump();
+  EXPECT_EQ(model("a.txt").lines(), (std::vector<std::string>{"zero", "ONE", "two", "THREE"}));
+  expectMirrorMatches("a.txt");
+  // Lines the user changed since that version are refused, nothing applied.
+  json stale = service(
       "range",
-      {{"uri", uriOf("a.txt")}, {"start", 1}, {"end", 1}, {"content", "x"}, {"version", 0}});
-  EXPECT_EQ(result2["status"], "refused");
+      {{"uri", uriOf("a.txt")}, {"start", 1}, {"end", 1}, {"content", "x"}, {"version", version}});
+  EXPECT_EQ(stale["status"], "refused") << stale.dump();
+  EXPECT_EQ(model("a.txt").lines()[1], "ONE");
 }
 
 TEST_F(FormsTest, DryRunPreviewsWithoutApplying) {
