@@ -158,7 +158,7 @@ function M.log(args)
 end
 
 function M.undo(args)
-  local opts = {}
+  local opts = { confirm = false } -- the user asked: no confirmation of their own undo
   if args and args.args ~= '' then
     opts.op = args.args
   end

@@ -305,7 +305,7 @@ local function decide(kind, id, opts)
   else
     params.hunk = id
   end
-  if opts.confirm ~= nil then
+  if opts.confirm ~= nil and kind == 'reject' then
     params.confirm = opts.confirm
   end
   local function after(result, err)
@@ -397,7 +397,8 @@ local function map_quickfix()
       if whole_op then
         id = op_of(id)
       end
-      local result, err = decide(kind, id, {})
+      -- the user decides here: no second confirmation of their own reject
+      local result, err = decide(kind, id, { confirm = false })
       M.report(kind, id, result, err)
     end
   end
@@ -440,7 +441,7 @@ end
 -- :HashlineAccept [id] / :HashlineReject [id]
 function M.decide_command(kind, args)
   local id = args and args.args ~= '' and args.args or nil
-  local result, err = decide(kind, id, {})
+  local result, err = decide(kind, id, { confirm = false })
   M.report(kind, id or 'the hunk under the cursor', result, err)
   return result
 end
