@@ -1,10 +1,12 @@
 // Line diff: the changed regions between two texts, line by line (Myers' O(ND) algorithm).
 //
 // Lines keep their terminators (LF, CRLF or lone CR — CRLF is one terminator), so a line-ending
-// change is a change. Lines are interned to exact ids (no hashing collisions). Common prefix and
-// suffix lines are trimmed first; when more than `max_cost` line insertions+deletions would be
-// needed, the remaining middle is reported as one changed region (still correct, less minimal),
-// which bounds time and memory (O(max_cost²)) on unrelated texts.
+// change is a change. Common prefix and suffix lines are trimmed first by plain comparison; the
+// middle is compared by a hash per line confirmed byte-exactly (no collisions, no interning
+// table), so a million-line text costs one pass plus O(N·D) comparisons. When more than
+// `max_cost` line insertions+deletions would be needed, the remaining middle is reported as one
+// changed region (still correct, less minimal), which bounds time and memory (O(max_cost²)) on
+// unrelated texts; memory never grows with the text's length beyond the line list itself.
 //
 // Used by minimal_edits (editor TextEdits) and unified_diff (results, journal). Pure; thread-safe.
 #pragma once
@@ -39,5 +41,9 @@ std::vector<DiffRegion> diffSequences(std::span<const std::uint32_t> before,
 std::vector<DiffRegion> diffLines(const std::vector<std::string_view>& before,
                                   const std::vector<std::string_view>& after,
                                   std::size_t max_cost = 2000);
+
+/// How many lines (before + after) diffLines was handed on this thread so far: a probe for tests
+/// that prove a result's diff costs O(change), not O(document).
+std::size_t linesDiffedOnThisThread();
 
 } // namespace hashline

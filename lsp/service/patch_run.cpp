@@ -2,6 +2,7 @@
 #include "lsp/service/patch_run.h"
 
 #include "engine/diff/minimal_edits.h"
+#include "engine/diff/unified_diff.h"
 #include "engine/forms/patch_plan.h"
 #include "lsp/disk/atomic_writer.h"
 #include "lsp/protocol/error_json.h"
@@ -35,10 +36,16 @@ private:
     std::int64_t version_after = 0;
     std::optional<disk::Fingerprint> written;
     Rope committed;
+    bool committed_is_plan = true; // committed == applyPlan(base text, plan.plan)
     std::vector<AnchoredRow> anchors;
   };
 
   Result<std::optional<forms::FileSnapshot>> readFile(const std::string& path);
+  /// The disk file at `target`, read once per run: the plan and the commit share one read.
+  Result<DiskText> loadOnce(const ServiceTarget& target);
+  /// The step's diff: by its plan when the committed text is the plan applied to the base
+  /// (O(change) on any file size), else by comparing the two texts.
+  std::string stepDiff(const Step& step, const Rope& after) const;
   Result<ServiceTarget> targetOf(const std::string& path);
   Status checkStep(Step& step);
   void applyStep(std::size_t index);
@@ -74,6 +81,7 @@ private:
   PatchRequest request_;
   ServiceCallback done_;
   std::map<std::string, ServiceTarget> targets_; // by path as spelled in the patch
+  std::map<std::string, DiskText> loaded_;       // disk reads, by target key
   std::vector<Step> steps_;
   json rolled_back_ = json::array();
   json rollback_failed_ = json::array();
@@ -98,10 +106,28 @@ Result<std::optional<forms::FileSnapshot>> PatchRun::readFile(const std::string&
     return std::optional<forms::FileSnapshot>(
         forms::FileSnapshot{(*open)->document.text(), (*open)->document.version()});
   }
-  Result<DiskText> text = service_.disk_.load(*target->resolved, true);
+  Result<DiskText> text = loadOnce(*target);
   if (!text) return std::move(text).error();
   if (!text->exists()) return std::optional<forms::FileSnapshot>();
   return std::optional<forms::FileSnapshot>(forms::FileSnapshot{text->text, text->version});
+}
+
+Result<DiskText> PatchRun::loadOnce(const ServiceTarget& target) {
+  if (auto it = loaded_.find(target.key); it != loaded_.end()) return it->second;
+  Result<DiskText> text = service_.disk_.load(*target.resolved, true);
+  if (text) loaded_[target.key] = *text;
+  return text;
+}
+
+std::string PatchRun::stepDiff(const Step& step, const Rope& after) const {
+  const std::string name = nameOf(step);
+  if (step.plan.base && step.plan.new_text && step.committed_is_plan) {
+    UnifiedDiffOptions options;
+    options.old_label = "a/" + name;
+    options.new_label = "b/" + name;
+    return unifiedDiffOfPlan(step.plan.base->text, step.plan.plan, options);
+  }
+  return documentDiff(step.plan.base ? step.plan.base->text : Rope(), after, name);
 }
 
 Status PatchRun::checkStep(Step& step) {
@@ -175,19 +201,16 @@ void PatchRun::run() {
     if (Status checked = checkStep(step); !checked.ok())
       return done_(refusalToJSON(checked.error()));
     if (!step.source.open) {
-      Result<DiskText> base = service_.disk_.load(*step.source.resolved, true);
+      Result<DiskText> base = loadOnce(step.source);
       if (!base) return done_(refusalToJSON(base.error()));
       step.disk_base = std::move(*base);
     }
     if (step.destination && step.plan.overwrites_destination) {
-      Result<DiskText> base = service_.disk_.load(*step.destination->resolved, true);
+      Result<DiskText> base = loadOnce(*step.destination);
       if (!base) return done_(refusalToJSON(base.error()));
       step.destination_base = std::move(*base);
     }
-    Rope before = step.plan.base ? step.plan.base->text : Rope();
-    Rope after = step.plan.new_text ? *step.plan.new_text : Rope();
-    std::string name = nameOf(step);
-    diff += documentDiff(before, after, name);
+    diff += stepDiff(step, step.plan.new_text ? *step.plan.new_text : Rope());
     steps_.push_back(std::move(step));
   }
   if (request_.dry_run) {
@@ -233,6 +256,9 @@ void PatchRun::applyStep(std::size_t index) {
           step.version_after = outcome->version_after;
           step.committed = outcome->committed;
           step.plan.plan = outcome->planned.plan;
+          // The committed text is the plan applied to what it was sent against (the applier
+          // confirms exactly that); a re-plan on newer text (the user typed) is not on the base.
+          step.committed_is_plan = outcome->version_before == step.plan.base->version;
           const OpenDocument* open = self->service_.editor_->documents->find(step.source.key);
           step.anchors = issueFreshAnchors(outcome->committed, outcome->version_after,
                                            outcome->planned.tier, outcome->planned.changed_lines,
@@ -411,7 +437,7 @@ void PatchRun::finish() {
     if (!step.anchors.empty()) entry["anchors"] = rowsToJSON(step.anchors);
     Rope before = step.plan.base ? step.plan.base->text : Rope();
     Rope after = step.plan.new_text ? step.committed : Rope();
-    diff += documentDiff(before, after, nameOf(step));
+    diff += stepDiff(step, after);
     files.push_back(std::move(entry));
 
     AppliedEdit record;

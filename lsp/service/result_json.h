@@ -26,7 +26,10 @@ nlohmann::json rowsToJSON(const std::vector<AnchoredRow>& rows);
 nlohmann::json readResultJSON(const ReadView& view, const std::string& uri,
                               const std::optional<std::string>& path);
 
-/// Unified diff of before → after labelled with the document's path (or URI).
+/// Unified diff of before → after labelled with the document's path (or URI). Equal to the
+/// whole-text diff, but only the differing middle (plus context) is diffed: the common prefix and
+/// suffix are found by walking both ropes' chunks, skipping the leaves they share unread, so an
+/// edit of one line of a huge document costs O(chunks) pointer compares, not a whole-text diff.
 std::string documentDiff(const Rope& before, const Rope& after, const std::string& name);
 
 struct EditSummary {
