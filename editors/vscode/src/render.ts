@@ -21,7 +21,8 @@ const nextStep: Record<string, string> = {
   FILE_NOT_FOUND: 'No such file; check the path (relative paths are resolved against the workspace folder).',
   OUTSIDE_WORKSPACE: 'The path is outside the workspace folders; only files inside them can be edited.',
   PATCH_INVALID: 'The patch does not parse; fix its syntax.',
-  EDITOR_REJECTED: 'The editor refused the change (the user was typing). Read again and retry.',
+  EDITOR_REJECTED:
+    'The editor refused the change: the user was typing, or declined it when asked to confirm. Read again; if the user declined, ask before sending it again.',
   EDITOR_TIMEOUT: 'The editor did not confirm the change. Read again to see whether it landed before retrying.',
   DESYNCED: 'The server lost track of the buffer; read the file again.',
   CONFLICT: 'A later change touched the same lines; nothing was changed.',

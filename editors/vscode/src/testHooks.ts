@@ -110,6 +110,14 @@ async function answer(server: HashlineServer, req: Request): Promise<unknown> {
     }
     case 'command':
       return vscode.commands.executeCommand(String(req.command), ...((req.args as unknown[]) ?? []));
+    case 'setSetting': {
+      // A user setting (global), e.g. hashline.confirmAgentEdits; waits for a server restart it causes.
+      const cfg = vscode.workspace.getConfiguration('hashline');
+      await cfg.update(String(req.key), req.value, vscode.ConfigurationTarget.Global);
+      await new Promise((r) => setTimeout(r, 500));
+      await server.start();
+      return { key: req.key, value: vscode.workspace.getConfiguration('hashline').get(String(req.key)), running: server.running };
+    }
     case 'serverCommand':
       return server.executeCommand(String(req.command), (req.argument as object) ?? {});
     default:

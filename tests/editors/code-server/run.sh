@@ -78,6 +78,11 @@ cat > "$T/user/User/settings.json" <<JSON
 }
 JSON
 
+# hashline.path is machine-overridable: after the extension rewrote a user setting (the confirm
+# part switches one), code-server's extension host read it as unset unless the machine settings held it.
+mkdir -p "$T/user/Machine"
+printf '{\n  "hashline.path": "%s"\n}\n' "$HASHLINE_BIN" > "$T/user/Machine/settings.json"
+
 # 4. code-server on a free loopback port. The sidecar it starts and the CLI the driver runs share
 # a private runtime/state dir, so the CLI finds this sidecar and nothing else.
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"

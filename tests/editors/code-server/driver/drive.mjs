@@ -18,7 +18,8 @@
 //            dirty, the disk is unchanged, the other hunk stays pending), Keep removes a lens.
 //   confirm — `hashline edit --confirm` from the CLI: VS Code's Refactor Preview shows the change
 //            (nothing changes yet); Apply changes the buffer; a second one discarded leaves the
-//            buffer as it was and the CLI reports the refusal.
+//            buffer as it was and the CLI reports the refusal; with hashline.confirmAgentEdits
+//            on, a hashline_edit tool call goes through the preview too.
 // Started by run.sh with: CS_URL CS_WS CS_TEST_DIR CS_CACHE HASHLINE_BIN CS_PARTS (+ the env the
 // CLI needs to find the sidecar). Prints PASS/FAIL lines and "N passed, N failed"; exit 0 iff
 // every check ran and passed.
@@ -382,6 +383,17 @@ const previewPanel = (page) => page.locator('.bulk-edit-panel');
 const previewText = async (page) => ((await previewPanel(page).count()) > 0 ? (await previewPanel(page).first().innerText({ timeout: 1000 }).catch(() => '')) : '');
 const previewButton = (page, label) => previewPanel(page).locator('.buttons .monaco-button', { hasText: label }).first();
 
+// The user's answer in the preview. VS Code lists a change that needs confirmation unticked, so
+// applying it takes what a person does: tick the change, then press Apply.
+async function answerPreview(page, button) {
+  if (button === 'Apply') {
+    const box = previewPanel(page).locator('.edit-checkbox').first();
+    await box.click({ timeout: 5000 }).catch((e) => L.log('tick', String(e)));
+    await poll(async () => /\bchecked\b/.test((await box.getAttribute('class').catch(() => '')) || ''), { limitMs: 3000 });
+  }
+  await previewButton(page, button).click({ timeout: 5000 }).catch((e) => L.log('click', button, String(e)));
+}
+
 // One `hashline edit --confirm` from the CLI: starts it (it waits for the user), waits for the
 // preview to show the change, presses `button`, and returns what the preview showed and the CLI's outcome.
 async function confirmedEdit(page, cliEnv, line, content, button) {
@@ -395,8 +407,9 @@ async function confirmedEdit(page, cliEnv, line, content, button) {
     return t.includes(sampleName) && (await previewButton(page, button).isVisible().catch(() => false)) ? t : null;
   }, { limitMs: 20000 });
   const docWhileShown = await sampleDoc();
-  if (shown) await previewButton(page, button).click({ timeout: 5000 }).catch((e) => L.log('click', button, String(e)));
+  if (shown) await answerPreview(page, button);
   const outcome = await cli;
+  L.log('after', button, 'dialog:', await domText(page, '.monaco-dialog-box'), 'toasts:', await toastText(page));
   return { before: row.text, shown, docWhileShown, outcome };
 }
 
@@ -432,6 +445,27 @@ async function partConfirm(page) {
   L.check('confirm: Discard leaves the buffer unchanged and the CLI reports the refusal (exit 1)',
     b.shown && lineOf(after, 23) === b.before && lineOf(after, 22) === textA && ob.status === 1 && ob.json?.status === 'refused',
     { line23: lineOf(after, 23), status: ob.status, stdout: (ob.stdout || '').slice(0, 600), stderr: ob.stderr });
+
+  // The setting: with hashline.confirmAgentEdits on (the server restarts with confirmEdits), an
+  // agent-mode tool edit goes through the preview as well.
+  await hooks.call('setSetting', { key: 'confirmAgentEdits', value: true });
+  await poll(async () => { try { const s = await hooks.call('state', {}, 2000); return s.running ? s : null; } catch { return null; } }, { limitMs: 30000, everyMs: 300 });
+  await hooks.call('open', { path: sampleName });
+  const rows = parseRows((await hooks.call('tool', { name: 'hashline_read', input: { path: sampleName } })).text);
+  const r24 = rows.find((r) => r.line === 24);
+  const textC = 'line 24 (agent tool, confirmed in the preview)';
+  // The hook answers only once the tool returns, i.e. after the user pressed Apply.
+  const tool = r24 && hooks.call('tool', { name: 'hashline_edit', input: { path: sampleName, edits: [{ op: 'replace', anchor: r24.anchor, content: textC }] } }, 60000);
+  const shownC = tool && await poll(async () => {
+    const t = await previewText(page);
+    return t.includes(sampleName) && (await previewButton(page, 'Apply').isVisible().catch(() => false)) ? t : null;
+  }, { limitMs: 20000 });
+  if (shownC) await answerPreview(page, 'Apply');
+  const toolResult = tool ? await tool.catch((e) => ({ text: String(e) })) : { text: 'no line 24 in the read' };
+  const d24 = await poll(async () => { const d = await sampleDoc(); return lineOf(d, 24) === textC ? d : null; });
+  L.check('confirm: with hashline.confirmAgentEdits on, a hashline_edit tool call goes through the preview and lands on Apply',
+    shownC && d24 && /^Applied/.test(toolResult.text) && diskUnchanged(), { shown: !!shownC, tool: toolResult.text.slice(0, 400) });
+  await hooks.call('setSetting', { key: 'confirmAgentEdits', value: false });
 }
 
 async function main() {
