@@ -320,6 +320,9 @@ void HashlineService::status(const json& params, ServiceCallback done) {
                  {"methods", methods()},
                  {"tier", std::string(tierName(options_.default_tier))}};
   if (editor_) result["encoding"] = std::string(encodingName(editor_->documents->encoding()));
+  // How an edit that does not say `confirm` goes to the editor (the session default).
+  if (applier_)
+    result["confirmation"] = std::string(confirmationName(applier_->confirmationFor(std::nullopt)));
   CallerIdentity caller;
   if (!parseCaller(params, caller) && params.is_object() && params.contains("session")) {
     std::size_t observed = 0;

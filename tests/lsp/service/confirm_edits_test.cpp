@@ -24,6 +24,7 @@ struct ConfirmSetup {
   const char* confirm_env = nullptr;
   int apply_ms = 2000;
   int confirm_apply_ms = 20000;
+  std::vector<std::string> lsp_args = {"lsp", "--log-level", "debug"};
 };
 
 class ConfirmEditsTest : public ServiceFixture {
@@ -52,7 +53,9 @@ protected:
       ::unsetenv("HASHLINE_CONFIRM_EDITS");
     ::setenv("HASHLINE_CONFIRM_APPLY_TIMEOUT_MS", std::to_string(setup.confirm_apply_ms).c_str(),
              1);
-    client_ = std::make_unique<LspClient>();
+    LspClientOptions options;
+    options.args = setup.lsp_args;
+    client_ = std::make_unique<LspClient>(options);
     json extra = {{"rootUri", "file://" + root_.string()}};
     if (!setup.init_options.is_null()) extra["initializationOptions"] = setup.init_options;
     client_->initialize(setup.capabilities, extra);
@@ -182,6 +185,25 @@ TEST_F(ConfirmEditsTest, EnvironmentDefaultAndTheClientOptionOverridingIt) {
   expectPlain(request["params"]);
   applyAndConfirm(request);
   EXPECT_EQ(finish(id)["confirmation"], "off");
+}
+
+TEST_F(ConfirmEditsTest, LspConfirmFlagSetsTheSessionDefaultAndStatusShowsIt) {
+  ConfirmSetup setup;
+  setup.lsp_args = {"lsp", "--confirm", "--log-level", "debug"};
+  startWith(setup);
+  EXPECT_EQ(service("status", json::object())["confirmation"], "requested");
+  openRead("a.txt", "alpha\nbeta\ngamma\n");
+  std::int64_t id = replaceBeta();
+  json request = nextApplyEdit();
+  expectAnnotated(request["params"]);
+  applyAndConfirm(request);
+  EXPECT_EQ(finish(id)["confirmation"], "requested");
+
+  setup.capabilities = json::object(); // the same flag, a client without annotation support
+  startWith(setup);
+  EXPECT_EQ(service("status", json::object())["confirmation"], "unsupported");
+  startWith({});
+  EXPECT_EQ(service("status", json::object())["confirmation"], "off");
 }
 
 TEST_F(ConfirmEditsTest, DeclinedPreviewIsARefusalAndRecordsNothing) {
