@@ -10,16 +10,18 @@ void appendNormalizedLine(std::string_view line, std::string& out) {
     ++begin;
   while (end > begin && isAnchorWhitespace(line[end - 1]))
     --end;
-  bool in_space = false;
-  for (std::size_t i = begin; i < end; ++i) {
-    const char c = line[i];
-    if (isAnchorWhitespace(c)) {
-      in_space = true;
-      continue;
-    }
-    if (in_space) out.push_back(' ');
-    in_space = false;
-    out.push_back(c);
+  // Copy each run of content bytes with one append; each inner whitespace run becomes one space.
+  std::size_t i = begin;
+  while (i < end) {
+    std::size_t run = i;
+    while (run < end && !isAnchorWhitespace(line[run]))
+      ++run;
+    out.append(line.data() + i, run - i);
+    if (run == end) break;
+    out.push_back(' ');
+    i = run;
+    while (i < end && isAnchorWhitespace(line[i]))
+      ++i;
   }
 }
 

@@ -13,7 +13,18 @@ std::uint64_t issuedAnchorKey(const Anchor& anchor, Tier tier) {
 
 bool ReadRecord::issuedAnchor(const Anchor& anchor) const {
   if ((tier == Tier::Line) != !anchor.context_digest.has_value()) return false;
-  return issued.count(issuedAnchorKey(anchor, tier)) != 0;
+  const auto& keys = issuedKeys();
+  return std::binary_search(keys.begin(), keys.end(), issuedAnchorKey(anchor, tier));
+}
+
+const std::vector<std::uint64_t>& ReadRecord::issuedKeys() const {
+  if (!sorted) {
+    std::sort(issued.begin(), issued.end());
+    issued.erase(std::unique(issued.begin(), issued.end()), issued.end());
+    sorted = true;
+    sorted_size = issued.size();
+  }
+  return issued;
 }
 
 bool ReadRecord::showedLine(std::uint32_t line) const {
@@ -64,9 +75,10 @@ void Observation::recordAnchors(std::int64_t version, Tier tier, std::uint32_t l
                                 std::uint32_t lsp_line_count, const std::vector<Anchor>& anchors) {
   ReadRecord& record = recordFor(version, tier, line_count, lsp_line_count);
   record.issued.reserve(record.issued.size() + anchors.size());
+  if (!anchors.empty()) record.sorted = false;
   std::optional<LineSpan> run;
   for (const auto& anchor : anchors) {
-    record.issued.insert(issuedAnchorKey(anchor, tier));
+    record.issued.push_back(issuedAnchorKey(anchor, tier));
     if (run && run->last + 1 == anchor.line) {
       run->last = anchor.line;
       continue;
@@ -75,6 +87,9 @@ void Observation::recordAnchors(std::int64_t version, Tier tier, std::uint32_t l
     run = LineSpan{anchor.line, anchor.line};
   }
   if (run) addShown(record, *run);
+  // Re-reads of the same window append the same keys: compact before duplicates pile up
+  // (amortized O(log n) per key).
+  if (record.issued.size() > 2 * record.sorted_size + 4096) record.issuedKeys();
   enforceBounds();
 }
 
@@ -89,7 +104,8 @@ void Observation::recordRead(const ReadView& view) {
 void Observation::restoreRead(ReadRecord record) {
   ReadRecord& into =
       recordFor(record.version, record.tier, record.line_count, record.lsp_line_count);
-  into.issued.insert(record.issued.begin(), record.issued.end());
+  into.issued.insert(into.issued.end(), record.issued.begin(), record.issued.end());
+  into.sorted = false;
   for (const auto& span : record.shown)
     addShown(into, span);
   enforceBounds();

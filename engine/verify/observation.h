@@ -28,7 +28,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -47,12 +46,18 @@ std::uint64_t issuedAnchorKey(const Anchor& anchor, Tier tier);
 struct ReadRecord {
   std::int64_t version = 0;
   Tier tier = Tier::Block;
-  std::uint32_t line_count = 0;             // read lines at that version
-  std::uint32_t lsp_line_count = 0;         // LSP lines at that version
-  std::vector<LineSpan> shown;              // merged, sorted windows
-  std::unordered_set<std::uint64_t> issued; // issuedAnchorKey values: O(1) per key recorded
+  std::uint32_t line_count = 0;     // read lines at that version
+  std::uint32_t lsp_line_count = 0; // LSP lines at that version
+  std::vector<LineSpan> shown;      // merged, sorted windows
+  /// issuedAnchorKey values. Reads only append (no allocation per key); the first lookup after
+  /// new keys sorts and dedupes them once (`sorted` says whether that is done).
+  mutable std::vector<std::uint64_t> issued;
+  mutable bool sorted = true;
+  mutable std::size_t sorted_size = 0; // size after the last sort (bounds the unsorted tail)
 
   bool issuedAnchor(const Anchor& anchor) const;
+  /// The issued keys, sorted and unique.
+  const std::vector<std::uint64_t>& issuedKeys() const;
   bool showedLine(std::uint32_t line) const;
 };
 

@@ -11,9 +11,18 @@ using nlohmann::json;
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD"; // U+FFFD
 
-/// True for bytes that go out as they are inside a JSON string (printable ASCII but `"` and `\`).
-constexpr bool isPlain(unsigned char c) {
-  return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+/// Bytes that go out as they are inside a JSON string: printable ASCII but `"` and `\`.
+struct PlainTable {
+  bool plain[256] = {};
+  constexpr PlainTable() {
+    for (int c = 0x20; c < 0x80; ++c)
+      plain[c] = c != '"' && c != '\\';
+  }
+};
+constexpr PlainTable kPlain;
+
+inline bool isPlain(unsigned char c) {
+  return kPlain.plain[c];
 }
 
 void appendControl(std::string& out, unsigned char c) {
@@ -80,6 +89,7 @@ std::size_t validSequence(std::string_view s, std::size_t i, std::size_t& bad) {
 }
 
 void appendString(std::string& out, std::string_view s) {
+  out.reserve(out.size() + s.size() + 2);
   out.push_back('"');
   std::size_t i = 0;
   while (i < s.size()) {

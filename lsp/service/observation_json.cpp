@@ -6,8 +6,6 @@
 #include "lsp/disk/file_lock.h"
 #include "lsp/disk/state_dir.h"
 
-#include <algorithm>
-
 namespace hashline::lsp {
 
 using nlohmann::json;
@@ -18,11 +16,9 @@ json readToJSON(const ReadRecord& record) {
   json shown = json::array();
   for (const LineSpan& span : record.shown)
     shown.push_back({span.first, span.last});
-  std::vector<std::uint64_t> issued(record.issued.begin(), record.issued.end());
-  std::sort(issued.begin(), issued.end()); // stable files: the same state saves the same bytes
   return {{"version", record.version},      {"tier", std::string(tierName(record.tier))},
           {"lineCount", record.line_count}, {"lspLineCount", record.lsp_line_count},
-          {"shown", std::move(shown)},      {"issued", std::move(issued)}};
+          {"shown", std::move(shown)},      {"issued", record.issuedKeys()}};
 }
 
 bool readFromJSON(const json& value, ReadRecord& out, std::string& problem) {
@@ -39,8 +35,8 @@ bool readFromJSON(const json& value, ReadRecord& out, std::string& problem) {
     for (const json& span : value.at("shown"))
       out.shown.push_back(
           LineSpan{span.at(0).get<std::uint32_t>(), span.at(1).get<std::uint32_t>()});
-    for (const json& key : value.at("issued"))
-      out.issued.insert(key.get<std::uint64_t>());
+    out.issued = value.at("issued").get<std::vector<std::uint64_t>>();
+    out.sorted = false;
     return true;
   } catch (const std::exception& e) {
     problem = e.what();

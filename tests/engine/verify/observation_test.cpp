@@ -103,7 +103,7 @@ TEST(Observation, RestoredRecordsBehaveLikeRecordedOnes) {
     restored.restoreRead(record);
   ASSERT_EQ(restored.reads().size(), 1u);
   EXPECT_EQ(restored.latest()->shown, original.latest()->shown);
-  EXPECT_EQ(restored.latest()->issued, original.latest()->issued);
+  EXPECT_EQ(restored.latest()->issuedKeys(), original.latest()->issuedKeys());
   EXPECT_EQ(restored.issuerOf(shown.anchors[3])->version, 7);
   EXPECT_EQ(restored.tier(), Tier::Chain);
   // Restoring the same version again merges.
