@@ -1,14 +1,17 @@
 // `hashline patch` vs codex's standalone `apply_patch` on large files: the same patch (K
 // one-line changes with 3 lines of context each, spread evenly over an N-line file) applied to a
 // fresh copy of the file by each tool, as a process run (what an agent pays per call). Each run is
-// verified against the expected text. Median of R runs. hashline's session reads the file first
-// (untimed; it refuses edits to unread files). Used by scripts/bench.
+// verified against the expected text. Median of R runs, wall time and — through /usr/bin/time,
+// when installed — CPU time (user + system) and peak RSS, since on a loaded machine only CPU time
+// compares the tools fairly. hashline's session reads the file first (untimed; it refuses edits
+// to unread files). Used by scripts/bench.
 //
 // Usage: node patch_vs_codex.mjs --hashline BIN --apply-patch BIN [--ns 10000,100000,1000000]
 //        [--hunks 50] [--runs 3]
-// Prints one JSON object per (tool, N) line: {tool, lines, bytes, hunks, medianMs, runsMs, verified}.
+// Prints one JSON object per (tool, N) line: {tool, lines, bytes, hunks, medianMs, runsMs,
+// cpuMedianMs, cpuRunsMs, maxRssKiB, verified}.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,17 +38,29 @@ function workload(n) {
   return { text: lines.join('\n') + '\n', expected: expected.join('\n') + '\n', patch };
 }
 
-function runTool(tool, dir, patchFile, patch) {
+const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+// Runs one tool; with /usr/bin/time, its CPU time and peak RSS go to `timeFile`.
+function runTool(tool, dir, patchFile, patch, timeFile) {
   const options = { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 };
-  if (tool === 'codex') return spawnSync(args['apply-patch'], [patch], options);
-  return spawnSync(args.hashline, ['patch', patchFile, '--workspace', dir, '--session', 'bench'],
-    { ...options, env: { ...process.env, HASHLINE_NO_SIDECAR: '1' } });
+  const [command, argv, env] = tool === 'codex'
+    ? [args['apply-patch'], [patch], process.env]
+    : [args.hashline, ['patch', patchFile, '--workspace', dir, '--session', 'bench'], { ...process.env, HASHLINE_NO_SIDECAR: '1' }];
+  if (!timeBin) return spawnSync(command, argv, { ...options, env });
+  return spawnSync(timeBin, ['-f', '%U %S %M', '-o', timeFile, command, ...argv], { ...options, env });
+}
+
+function cpuOf(timeFile) { // "user system maxrss" → [cpu ms, KiB]
+  if (!timeBin || !existsSync(timeFile)) return [null, null];
+  const fields = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  return [(fields[0] + fields[1]) * 1000, fields[2]];
 }
 
 for (const n of ns) {
   const { text, expected, patch } = workload(n);
   for (const tool of ['hashline', 'codex']) {
-    const times = [];
+    const times = [], cpus = [];
+    let maxRss = 0;
     let verified = true;
     let problem = '';
     for (let r = 0; r < runs; r += 1) {
@@ -59,9 +74,14 @@ for (const n of ns) {
         spawnSync(args.hashline, ['read', 'big.txt', '--workspace', dir, '--session', 'bench'],
           { cwd: dir, stdio: 'ignore', env: { ...process.env, HASHLINE_NO_SIDECAR: '1' } });
       }
+      const timeFile = `${patchFile}.time`;
       const start = process.hrtime.bigint();
-      const result = runTool(tool, dir, patchFile, patch);
+      const result = runTool(tool, dir, patchFile, patch, timeFile);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const [cpu, rss] = cpuOf(timeFile);
+      if (cpu != null) cpus.push(cpu);
+      maxRss = Math.max(maxRss, rss ?? 0);
+      rmSync(timeFile, { force: true });
       const out = readFileSync(join(dir, 'big.txt'), 'utf8');
       if (result.status !== 0 || out !== expected) {
         verified = false;
@@ -72,7 +92,10 @@ for (const n of ns) {
       rmSync(patchFile, { force: true });
     }
     times.sort((a, b) => a - b);
+    cpus.sort((a, b) => a - b);
     console.log(JSON.stringify({ tool, lines: n, bytes: Buffer.byteLength(text), hunks,
-      medianMs: times[Math.floor(times.length / 2)], runsMs: times, verified, problem }));
+      medianMs: times[Math.floor(times.length / 2)], runsMs: times,
+      cpuMedianMs: cpus.length ? cpus[Math.floor(cpus.length / 2)] : null, cpuRunsMs: cpus,
+      maxRssKiB: maxRss || null, verified, problem }));
   }
 }
