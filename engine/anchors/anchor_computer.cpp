@@ -30,8 +30,9 @@ std::vector<std::uint64_t> AnchorComputer::lineHashes(std::uint32_t first,
   if (cache_) return cache_->lineHashes(text_, version_, log_, first, last);
   std::vector<std::uint64_t> hashes;
   hashes.reserve(last - first + 1);
-  for (const auto& line : readLineTexts(text_, first, last))
-    hashes.push_back(lineHash(line));
+  const LineSlices lines = readLineSlices(text_, first, last);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    hashes.push_back(lineHash(lines.line(i)));
   return hashes;
 }
 

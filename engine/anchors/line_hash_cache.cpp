@@ -8,7 +8,9 @@ namespace hashline {
 namespace {
 
 constexpr std::int64_t kMaxCarriedVersions = 256;
-constexpr std::size_t kMaxSegmentLines = 8192;
+// Merging a window into its neighbours copies the merged segment: keep segments small enough
+// that this stays cheap next to hashing the window itself.
+constexpr std::size_t kMaxSegmentLines = 2048;
 
 } // namespace
 
@@ -75,9 +77,9 @@ std::vector<std::uint64_t> LineHashCache::lineHashes(const Rope& text, std::int6
                                                      std::uint32_t last) {
   std::vector<std::uint64_t> hashes(last - first + 1);
   if (valid_ && version < version_) { // an older snapshot: do not disturb the cache
-    const auto texts = readLineTexts(text, first, last);
+    const LineSlices texts = readLineSlices(text, first, last);
     for (std::uint32_t line = first; line <= last; ++line)
-      hashes[line - first] = lineHash(texts[line - first]);
+      hashes[line - first] = lineHash(texts.line(line - first));
     hashes_computed_ += hashes.size();
     return hashes;
   }
@@ -99,6 +101,7 @@ std::vector<std::uint64_t> LineHashCache::lineHashes(const Rope& text, std::int6
     }
   }
   // Hash each run of missing lines from one slice of the text.
+  bool computed = false;
   for (std::uint32_t line = first; line <= last;) {
     if (known[line - first]) {
       ++line;
@@ -107,13 +110,14 @@ std::vector<std::uint64_t> LineHashCache::lineHashes(const Rope& text, std::int6
     std::uint32_t run_last = line;
     while (run_last < last && !known[run_last + 1 - first])
       ++run_last;
-    const auto texts = readLineTexts(text, line, run_last);
+    const LineSlices texts = readLineSlices(text, line, run_last);
     for (std::uint32_t k = line; k <= run_last; ++k)
-      hashes[k - first] = lineHash(texts[k - line]);
+      hashes[k - first] = lineHash(texts.line(k - line));
     hashes_computed_ += run_last - line + 1;
+    computed = true;
     line = run_last + 1;
   }
-  store(first, hashes);
+  if (computed) store(first, hashes); // a window the cache already held needs no merge
   return hashes;
 }
 

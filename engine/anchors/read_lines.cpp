@@ -42,30 +42,39 @@ std::string readLineText(const Rope& text, std::uint32_t line) {
   return text.slice(lineContentBegin(text, line), lineContentEnd(text, line));
 }
 
-std::vector<std::string> readLineTexts(const Rope& text, std::uint32_t first, std::uint32_t last) {
-  std::vector<std::string> lines;
-  lines.reserve(last - first + 1);
-  const std::string bytes = text.slice(lineContentBegin(text, first), lineContentEnd(text, last));
-  const char* data = bytes.data();
-  const std::size_t size = bytes.size();
+LineSlices readLineSlices(const Rope& text, std::uint32_t first, std::uint32_t last) {
+  LineSlices out;
+  out.bounds.reserve(last - first + 1);
+  out.bytes = text.slice(lineContentBegin(text, first), lineContentEnd(text, last));
+  const char* data = out.bytes.data();
+  const std::size_t size = out.bytes.size();
   std::size_t start = 0;
   if (std::memchr(data, '\r', size) == nullptr) { // LF only (the common case): memchr is fast
     while (const void* found = std::memchr(data + start, '\n', size - start)) {
       const std::size_t at = static_cast<const char*>(found) - data;
-      lines.emplace_back(data + start, at - start);
+      out.bounds.emplace_back(start, at);
       start = at + 1;
     }
-    lines.emplace_back(data + start, size - start);
-    return lines;
+    out.bounds.emplace_back(start, size);
+    return out;
   }
   for (std::size_t i = 0; i < size; ++i) {
     const char c = data[i];
     if (c != '\n' && c != '\r') continue; // (a plain loop: find_first_of is far slower)
-    lines.emplace_back(data + start, i - start);
+    out.bounds.emplace_back(start, i);
     if (c == '\r' && i + 1 < size && data[i + 1] == '\n') ++i;
     start = i + 1;
   }
-  lines.emplace_back(data + start, size - start);
+  out.bounds.emplace_back(start, size);
+  return out;
+}
+
+std::vector<std::string> readLineTexts(const Rope& text, std::uint32_t first, std::uint32_t last) {
+  const LineSlices slices = readLineSlices(text, first, last);
+  std::vector<std::string> lines;
+  lines.reserve(slices.size());
+  for (std::size_t i = 0; i < slices.size(); ++i)
+    lines.emplace_back(slices.line(i));
   return lines;
 }
 

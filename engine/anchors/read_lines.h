@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hashline {
@@ -36,8 +37,19 @@ std::size_t lineContentEnd(const Rope& text, std::uint32_t line);
 std::size_t lineBreakEnd(const Rope& text, std::uint32_t line);
 /// The line as shown and hashed: no terminator, no BOM.
 std::string readLineText(const Rope& text, std::uint32_t line);
+/// Lines [first, last] as views into one slice of the Rope (no allocation per line).
+struct LineSlices {
+  std::string bytes;                                       // lines `first`..`last`, as in the text
+  std::vector<std::pair<std::size_t, std::size_t>> bounds; // [begin, end) of each line's content
+  std::size_t size() const { return bounds.size(); }
+  std::string_view line(std::size_t i) const {
+    return std::string_view(bytes).substr(bounds[i].first, bounds[i].second - bounds[i].first);
+  }
+};
 /// The texts of lines [first, last] (as readLineText), with one slice of the Rope: O(log n +
 /// bytes). Precondition: 1 <= first <= last <= readLineCount(text).
+LineSlices readLineSlices(const Rope& text, std::uint32_t first, std::uint32_t last);
+/// As readLineSlices, one string per line.
 std::vector<std::string> readLineTexts(const Rope& text, std::uint32_t first, std::uint32_t last);
 /// `line`'s terminator: "\n", "\r\n", "\r", or "" for a last line without one.
 std::string lineTerminator(const Rope& text, std::uint32_t line);

@@ -74,7 +74,6 @@ void Observation::addShown(ReadRecord& record, LineSpan span) {
 void Observation::recordAnchors(std::int64_t version, Tier tier, std::uint32_t line_count,
                                 std::uint32_t lsp_line_count, const std::vector<Anchor>& anchors) {
   ReadRecord& record = recordFor(version, tier, line_count, lsp_line_count);
-  record.issued.reserve(record.issued.size() + anchors.size());
   if (!anchors.empty()) record.sorted = false;
   std::optional<LineSpan> run;
   for (const auto& anchor : anchors) {

@@ -167,14 +167,14 @@ void HashlineService::read(const ReadRequest& request, ServiceCallback done) {
                    request.to, &open.document.changeLog(), &cacheFor(target->key));
     if (!view) return done(refusalToJSON(view.error()));
     observation.recordRead(*view);
-    return done(readResultJSON(*view, open.uri, target->path));
+    return done(readResultJSON(std::move(*view), open.uri, target->path));
   }
   Result<DiskText> text = disk_.load(*target->resolved, false);
   if (!text) return done(refusalToJSON(text.error()));
   Result<ReadView> view = readWindow(text->text, text->version, tierOf(), request.from, request.to);
   if (!view) return done(refusalToJSON(view.error()));
   observation.recordRead(*view);
-  done(readResultJSON(*view, target->uri, target->path));
+  done(readResultJSON(std::move(*view), target->uri, target->path));
 }
 
 void HashlineService::edit(FormRequest request, ServiceCallback done) {

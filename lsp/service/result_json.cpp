@@ -5,31 +5,57 @@
 
 #include <algorithm>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace hashline::lsp {
 
 using nlohmann::json;
 
-json rowsToJSON(const std::vector<AnchoredRow>& rows) {
+namespace {
+
+// Rows are the bulk of every read reply: build each object directly (nlohmann's nested
+// initializer lists allocate a temporary array per key), moving the strings when allowed.
+template <typename Rows> json rowsJSON(Rows&& rows) {
   json out = json::array();
-  for (const AnchoredRow& row : rows)
-    out.push_back({{"line", row.line}, {"anchor", row.anchor}, {"text", row.text}});
+  auto& array = out.get_ref<json::array_t&>();
+  array.reserve(rows.size());
+  for (auto& row : rows) {
+    json object(json::value_t::object);
+    auto& fields = object.get_ref<json::object_t&>();
+    fields.emplace("line", row.line);
+    if constexpr (std::is_const_v<std::remove_reference_t<decltype(row)>>) {
+      fields.emplace("anchor", row.anchor);
+      fields.emplace("text", row.text);
+    } else {
+      fields.emplace("anchor", std::move(row.anchor));
+      fields.emplace("text", std::move(row.text));
+    }
+    array.push_back(std::move(object));
+  }
   return out;
 }
 
-json readResultJSON(const ReadView& view, const std::string& uri,
-                    const std::optional<std::string>& path) {
-  json out = {{"status", "ok"},
-              {"uri", uri},
-              {"version", view.version},
-              {"tier", std::string(tierName(view.tier))},
-              {"lineCount", view.line_count},
-              {"from", view.first_line},
-              {"to", view.last_line},
-              {"lines", rowsToJSON(view.rows)},
-              {"text", formatRows(view.rows)}};
-  if (path) out["path"] = *path;
+} // namespace
+
+json rowsToJSON(const std::vector<AnchoredRow>& rows) {
+  return rowsJSON(rows);
+}
+
+json readResultJSON(ReadView view, const std::string& uri, const std::optional<std::string>& path) {
+  std::string text = formatRows(view.rows);
+  json out(json::value_t::object);
+  auto& fields = out.get_ref<json::object_t&>();
+  fields.emplace("status", "ok");
+  fields.emplace("uri", uri);
+  fields.emplace("version", view.version);
+  fields.emplace("tier", std::string(tierName(view.tier)));
+  fields.emplace("lineCount", view.line_count);
+  fields.emplace("from", view.first_line);
+  fields.emplace("to", view.last_line);
+  fields.emplace("lines", rowsJSON(view.rows));
+  fields.emplace("text", std::move(text));
+  if (path) fields.emplace("path", *path);
   return out;
 }
 

@@ -23,7 +23,8 @@ namespace hashline::lsp {
 
 nlohmann::json rowsToJSON(const std::vector<AnchoredRow>& rows);
 
-nlohmann::json readResultJSON(const ReadView& view, const std::string& uri,
+/// The read result; takes the view by value so its row strings move into the JSON.
+nlohmann::json readResultJSON(ReadView view, const std::string& uri,
                               const std::optional<std::string>& path);
 
 /// Unified diff of before → after labelled with the document's path (or URI). Equal to the
