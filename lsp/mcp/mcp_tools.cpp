@@ -34,6 +34,11 @@ const json kPath = {{"type", "string"},
                      "MCP server runs in, or its --workspace)."}};
 const json kDryRun = {{"type", "boolean"},
                       {"description", "Verify and show the diff without writing anything."}};
+const json kConfirm = {
+    {"type", "boolean"},
+    {"description", "Ask the user to confirm the edit in the editor first (LSP change annotations: "
+                    "VS Code shows its refactor preview). Declined: EDITOR_REJECTED, nothing "
+                    "written. Editors without support apply as usual."}};
 
 json object(json properties, json required) {
   return json{{"type", "object"},
@@ -115,7 +120,8 @@ json toolDefinitions() {
           "those (or re-read) for the next edit.",
       object({{"path", kPath},
               {"edits", {{"type", "array"}, {"minItems", 1}, {"items", anchoredEditSchema()}}},
-              {"dry_run", kDryRun}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
              {"path", "edits"}),
       false));
   json old_new = {{"type", "object"},
@@ -139,7 +145,8 @@ json toolDefinitions() {
               {"new", {{"type", "string"}, {"description", "Its replacement."}}},
               {"replace_all", {{"type", "boolean"}, {"description", "Replace every occurrence."}}},
               {"edits", {{"type", "array"}, {"minItems", 1}, {"items", old_new}}},
-              {"dry_run", kDryRun}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
              {"path"}),
       false));
   tools.push_back(tool(
@@ -152,7 +159,8 @@ json toolDefinitions() {
               {"head", {{"type", "string"}, {"description", "The first line(s) of the span."}}},
               {"tail", {{"type", "string"}, {"description", "The last line(s) of the span."}}},
               {"new", {{"type", "string"}, {"description", "The replacement for the whole span."}}},
-              {"dry_run", kDryRun}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
              {"path", "head", "tail", "new"}),
       false));
   tools.push_back(tool(
@@ -166,7 +174,8 @@ json toolDefinitions() {
               {"end", {{"type", "integer"}, {"minimum", 1}}},
               {"version", {{"type", "integer"}, {"description", "The version of the read."}}},
               {"content", {{"type", "string"}, {"description", "The new lines, joined by \\n."}}},
-              {"dry_run", kDryRun}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
              {"path", "start", "end", "version", "content"}),
       false));
   tools.push_back(tool(
@@ -179,7 +188,8 @@ json toolDefinitions() {
                   "verified before anything is written; if any hunk fails nothing is applied. ") +
           kErrors,
       object({{"patch", {{"type", "string"}, {"description", "The full patch text."}}},
-              {"dry_run", kDryRun}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
              {"patch"}),
       false));
   tools.push_back(tool(
@@ -191,7 +201,8 @@ json toolDefinitions() {
           kErrors,
       object({{"path", kPath},
               {"draft", {{"type", "string"}, {"description", "The draft text."}}},
-              {"dry_run", kDryRun}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
              {"path", "draft"}),
       false));
   tools.push_back(tool(
@@ -208,7 +219,8 @@ json toolDefinitions() {
               {"version",
                {{"type", "integer"},
                 {"description", "The version line numbers refer to (from a read's header)."}}},
-              {"dry_run", kDryRun}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
              {"path", "script"}),
       false));
   tools.push_back(tool("hashline_status", "Where edits go",
