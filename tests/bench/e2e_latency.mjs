@@ -9,7 +9,7 @@
 // its anchor. A model of the text follows every edit; at the end the buffer's text (dumped by
 // Neovim) must equal the model and the file on disk must be untouched.
 //
-// Usage: node e2e_latency.mjs --hashline BIN [--lines 10000] [--steps 200] [--cli-steps 100]
+// Usage: node e2e_latency.mjs --hashline BIN [--lines 10000] [--steps 200] [--cli-steps 200]
 //        [--clients socket,cli] [--nvim nvim] [--review-signs on|off]
 // (--review-signs off sets the plugin's review_signs = false: no journal refresh after each edit.)
 // Prints one JSON object per client: {client, lines, steps, read:{median,p99,...}, edit:{...},
@@ -30,7 +30,7 @@ const bin = resolve(args.hashline ?? join(root, 'build/hashline'));
 const nvim = args.nvim ?? 'nvim';
 const lineCount = Number(args.lines ?? 10000);
 const steps = Number(args.steps ?? 200);
-const cliSteps = Number(args['cli-steps'] ?? 100);
+const cliSteps = Number(args['cli-steps'] ?? 200);
 const clients = (args.clients ?? 'socket,cli').split(',');
 const reviewSigns = (args['review-signs'] ?? 'on') !== 'off';
 
