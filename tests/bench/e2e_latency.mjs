@@ -162,7 +162,11 @@ async function main() {
         read.push(Number(t1 - t0) / 1e6); edit.push(Number(t2 - t1) / 1e6); step.push(Number(t2 - t0) / 1e6);
       }
       agent.close();
-      results.push({ client: 'socket', reviewSigns, lines: lineCount, steps, ping: stats(ping), read: stats(read), edit: stats(edit), step: stats(step) });
+      // The first and the last quarter of the edits apart: does an edit get slower as the
+      // session's journal grows?
+      const quarter = Math.max(1, Math.floor(steps / 4));
+      results.push({ client: 'socket', reviewSigns, lines: lineCount, steps, ping: stats(ping), read: stats(read), edit: stats(edit), step: stats(step),
+        editFirstQuarter: stats(edit.slice(0, quarter)), editLastQuarter: stats(edit.slice(-quarter)) });
     }
 
     if (clients.includes('cli')) {
