@@ -6,7 +6,7 @@
 // landed edits that holds every edit whose run completed; torn records skipped) and, every few
 // runs, `hashline log` agrees. Torn journal tails (a record cut mid-write, as a kill during the
 // append leaves it) are injected between runs too. Default 200 runs on a 5,000-line file;
-// HASHLINE_TORTURE=1: 1,000 runs on 50,000 lines.
+// HASHLINE_TORTURE=1: 1,000 runs on 50,000 lines; under ASan 40 runs by default.
 #include "lsp/disk/state_dir.h"
 #include "lsp/disk/temp_file.h"
 #include "lsp/journal/journal_file.h"
@@ -47,6 +47,21 @@ std::string readFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
+
+// Under ASan (the asan preset: every process several times slower, 200 runs took 484 s) the
+// default run is cut to 40 runs: there it looks for memory errors, the counts are the release
+// run's job.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
 
 // One edit whose text reached the disk, in order.
 struct Landed {
@@ -161,7 +176,7 @@ protected:
 
 TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal) {
   const std::size_t rows = static_cast<std::size_t>(tortureCount(5000, 50000));
-  const std::int64_t runs = tortureCount(200, 1000);
+  const std::int64_t runs = tortureCount(kSanitized ? 40 : 200, 1000);
   const std::uint64_t seed = tortureSeed(2026);
   std::mt19937_64 random(seed);
   std::printf("cli crash safety: seed %llu (HASHLINE_TORTURE_SEED replays it)\n",
@@ -233,7 +248,9 @@ TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal)
     const bool is_old = content == text, is_new = content == new_text;
     ASSERT_TRUE(is_old || is_new) << what << ": the file is torn (" << content.size() << " of "
                                   << text.size() << " bytes)";
-    if (!outcome.killed) ASSERT_TRUE(is_new) << what << ": the run applied, the file is old";
+    if (!outcome.killed) {
+      ASSERT_TRUE(is_new) << what << ": the run applied, the file is old";
+    }
     struct stat info {};
     ASSERT_EQ(::stat(target_.c_str(), &info), 0);
     EXPECT_EQ(info.st_mode & 07777, 0644u) << what << ": mode not kept";
@@ -246,7 +263,9 @@ TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal)
 
     std::size_t temps = workspaceLitter(what);
     litter_seen += temps;
-    if (!outcome.killed) EXPECT_EQ(temps, 0u) << what << ": a completed run left temps";
+    if (!outcome.killed) {
+      EXPECT_EQ(temps, 0u) << what << ": a completed run left temps";
+    }
 
     std::size_t skipped = 0;
     checkJournal(landed, &skipped, what);
