@@ -12,6 +12,8 @@
 #include <signal.h>
 #include <string>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace hashline::lsp {
 
@@ -56,9 +58,12 @@ FramingLimits socketLimits() {
 
 void registerAgentEndpoint(LspServer& server, AgentService& service) {
   // Deliberately never destroyed (like the service it calls): connections may hold replies until
-  // the io_context stops, and the io_context dies before static destructors run.
+  // the io_context stops, and the io_context dies before static destructors run. Kept reachable
+  // from a static, so they are immortal rather than lost (LeakSanitizer reported them at exit).
   auto* endpoint = new AgentEndpoint(server.io(), service, socketLimits());
   auto* signals = new boost::asio::signal_set(server.io(), SIGTERM, SIGINT);
+  static auto& immortal = *new std::vector<std::pair<AgentEndpoint*, boost::asio::signal_set*>>();
+  immortal.emplace_back(endpoint, signals);
   signals->async_wait([endpoint, &server](boost::system::error_code error, int signal) {
     if (error) return;
     log::info("signal ", signal, ": withdrawing the agent socket and stopping");

@@ -4,6 +4,8 @@
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/hashline_service.h"
 
+#include <vector>
+
 namespace hashline::lsp {
 
 using nlohmann::json;
@@ -19,9 +21,12 @@ void answer(const Reply& reply, ServiceOutcome outcome) {
 
 HashlineService& registerAgentService(LspServer& server) {
   // Deliberately never destroyed: it listens to the server's DocumentStore, which is destroyed
-  // with the server; the process ends right after the server stops.
+  // with the server; the process ends right after the server stops. Kept reachable from a
+  // static, so it is immortal rather than lost (LeakSanitizer reported it at exit).
   HashlineService* service =
       HashlineService::forEditor(server, ServiceOptions::fromEnvironment()).release();
+  static auto& immortal = *new std::vector<HashlineService*>();
+  immortal.push_back(service);
   for (const std::string& method : service->methods()) {
     server.methods().addCommand("hashline." + method, [service, method](json arguments,
                                                                         Reply reply) {
