@@ -31,6 +31,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The random kills fall within this span after the fork. Under ASan a write is ~10x slower, and
+// with 60 ms no write ever completed before its kill (so the test showed nothing).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kMaxKillDelayUs = 600000;
+#else
+constexpr int kMaxKillDelayUs = 60000;
+#endif
+
 std::string generation(std::uint64_t index) {
   std::size_t lines = 20 + (index * 7919) % 30000; // ~1 KiB .. 1.5 MiB
   std::string text =
@@ -130,7 +138,7 @@ TEST_P(CrashSafety, KilledAtRandomMomentsTheFileIsWhollyOldOrNew) {
     pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) writer(target_.string(), start, GetParam(), -1);
-    std::this_thread::sleep_for(std::chrono::microseconds(random() % 60000));
+    std::this_thread::sleep_for(std::chrono::microseconds(random() % kMaxKillDelayUs));
     int status = killAndReap(child);
     ASSERT_TRUE(WIFSIGNALED(status))
         << "the writer failed on its own (exit " << WEXITSTATUS(status) << ")";
