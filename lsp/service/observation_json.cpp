@@ -5,6 +5,8 @@
 #include "lsp/disk/disk_file.h"
 #include "lsp/disk/file_lock.h"
 #include "lsp/disk/state_dir.h"
+#include "lsp/rpc/json_parse.h"
+#include "lsp/rpc/json_rpc.h"
 
 namespace hashline::lsp {
 
@@ -98,9 +100,11 @@ Status loadObservations(ObservationStore& store, const std::string& file) {
     if (bytes.error().code == ErrorCode::FileNotFound) return Status::success();
     return bytes.error();
   }
-  json value = json::parse(bytes->bytes, nullptr, false);
-  if (value.is_discarded())
-    return Error::make(ErrorCode::IoError, "unreadable observations file " + file + ": not JSON");
+  json value;
+  std::string problem;
+  if (!parseJSON(bytes->bytes, value, problem))
+    return Error::make(ErrorCode::IoError,
+                       "unreadable observations file " + file + ": not JSON (" + problem + ")");
   return observationsFromJSON(value, store);
 }
 
@@ -112,13 +116,14 @@ Status saveObservations(const ObservationStore& store, const std::string& file) 
   std::optional<disk::Fingerprint> expected;
   if (existing) {
     expected = existing->fingerprint;
-    json value = json::parse(existing->bytes, nullptr, false);
-    if (!value.is_discarded())
+    json value;
+    std::string problem;
+    if (parseJSON(existing->bytes, value, problem))
       (void)observationsFromJSON(value, merged); // a broken file is replaced
   }
   for (const auto& [key, observation] : store.entries())
     if (observation.observed()) merged.observe(key.first, key.second) = observation;
-  std::string bytes = observationsToJSON(merged).dump();
+  std::string bytes = serializeJSON(observationsToJSON(merged));
   disk::WriteOptions options;
   Result<disk::WriteResult> written = [&]() -> Result<disk::WriteResult> {
     if (!expected) return disk::atomicCreate(file, bytes, options);
