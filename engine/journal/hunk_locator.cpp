@@ -33,8 +33,27 @@ Error conflict(const JournalHunk& hunk, HunkRef ref, std::string_view name, std:
 
 } // namespace
 
-Result<std::uint32_t> locateHunk(const std::vector<std::string_view>& lines,
-                                 const JournalHunk& hunk, HunkRef ref, std::string_view name) {
+HunkLocator::HunkLocator(const std::vector<std::string_view>& lines)
+    : lines_(lines), next_(lines.size(), kNone) {
+  first_.reserve(lines.size());
+  // From the end, so each chain runs in ascending line order.
+  for (std::size_t i = lines.size(); i-- > 0;) {
+    auto [it, inserted] = first_.try_emplace(lines[i], static_cast<std::uint32_t>(i));
+    if (!inserted) {
+      next_[i] = it->second;
+      it->second = static_cast<std::uint32_t>(i);
+    }
+  }
+}
+
+std::uint32_t HunkLocator::first(std::string_view line) const {
+  auto it = first_.find(line);
+  return it == first_.end() ? kNone : it->second;
+}
+
+Result<std::uint32_t> HunkLocator::locate(const JournalHunk& hunk, HunkRef ref,
+                                          std::string_view name) const {
+  const std::vector<std::string_view>& lines = lines_;
   std::vector<std::string_view> wanted = splitLinesKeepingEnds(hunk.after_text);
   const std::size_t n = wanted.size();
   if (lines.size() < n) return conflict(hunk, ref, name, "its lines are no longer there");
@@ -62,14 +81,34 @@ Result<std::uint32_t> locateHunk(const std::vector<std::string_view>& lines,
     if (below_full && hunk.context_reaches_end && at + n + below.size() == lines.size()) ++points;
     return points;
   };
+  // The places to try, ascending (a scan's order, which breaks ties). A hunk with lines can only
+  // start where its first line is. A pure deletion "matches" everywhere, but only a place next
+  // to one of its neighbours (or at an end of the text it reached) can score, and a place that
+  // scores nothing is refused anyway.
+  std::vector<std::uint32_t> places;
+  if (n > 0) {
+    for (std::uint32_t at = first(wanted[0]); at != kNone; at = next_[at])
+      if (at + n <= lines.size()) places.push_back(at);
+  } else {
+    if (!above.empty())
+      for (std::uint32_t at = first(above.back()); at != kNone; at = next_[at])
+        places.push_back(at + 1);
+    if (!below.empty())
+      for (std::uint32_t at = first(below.front()); at != kNone; at = next_[at])
+        places.push_back(at);
+    places.push_back(0);
+    places.push_back(static_cast<std::uint32_t>(lines.size()));
+    std::sort(places.begin(), places.end());
+    places.erase(std::unique(places.begin(), places.end()), places.end());
+  }
   int best_score = -1;
   std::size_t best_at = 0, candidates = 0;
   auto distance = [&](std::size_t at) {
     return at > hunk.after_line ? at - hunk.after_line : hunk.after_line - at;
   };
-  for (std::size_t at = 0; at + n <= lines.size(); ++at) {
+  for (std::size_t at : places) {
     bool same = true;
-    for (std::size_t i = 0; i < n && same; ++i)
+    for (std::size_t i = 1; i < n && same; ++i)
       same = lines[at + i] == wanted[i];
     if (!same) continue;
     ++candidates;
@@ -89,6 +128,11 @@ Result<std::uint32_t> locateHunk(const std::vector<std::string_view>& lines,
   return static_cast<std::uint32_t>(best_at);
 }
 
+Result<std::uint32_t> locateHunk(const std::vector<std::string_view>& lines,
+                                 const JournalHunk& hunk, HunkRef ref, std::string_view name) {
+  return HunkLocator(lines).locate(hunk, ref, name);
+}
+
 Result<Reversal> planReversal(std::string_view current, const std::vector<ReversalItem>& items,
                               std::string_view name) {
   std::vector<std::string_view> lines = splitLinesKeepingEnds(current);
@@ -101,8 +145,9 @@ Result<Reversal> planReversal(std::string_view current, const std::vector<Revers
     const JournalHunk* hunk;
   };
   std::vector<Placed> placed;
+  HunkLocator locator(lines);
   for (const ReversalItem& item : items) {
-    Result<std::uint32_t> line = locateHunk(lines, *item.hunk, item.ref, name);
+    Result<std::uint32_t> line = locator.locate(*item.hunk, item.ref, name);
     if (!line) return line.error();
     placed.push_back({{item.ref, *line, item.hunk->afterLineCount()}, item.hunk});
   }

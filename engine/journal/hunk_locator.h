@@ -8,7 +8,12 @@
 // typing that changed any of its lines — or both of its neighbours, which makes the place
 // unprovable — is a CONFLICT that names the lines, and nothing is planned. Reversing puts the
 // hunk's `before_text` back in place of its `after_text`, so the user's other typing stays.
-// Pure; thread-safe.
+//
+// `HunkLocator` indexes a text's lines by content once (O(lines)); each hunk located in it then
+// costs its candidate places (where its first line, or for a pure deletion a neighbour, occurs —
+// usually one), not a scan of the text, so locating H hunks is O(lines + H) instead of
+// O(lines × H) (`pending` after every agent edit, rewinds of long sessions). It answers exactly
+// what a scan would (same place, same CONFLICT). Pure; a locator is thread-compatible.
 #pragma once
 
 #include "engine/journal/journal_op.h"
@@ -18,12 +23,32 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace hashline::journal {
 
-/// The 0-based line where `hunk`'s after-lines start in `lines` (one line per element, with
-/// terminators), or CONFLICT. `name` and `ref` are for the message.
+/// `lines` (one line per element, with terminators) indexed by content. Keeps a reference to
+/// `lines` (and the text they view): both must outlive the locator.
+class HunkLocator {
+public:
+  explicit HunkLocator(const std::vector<std::string_view>& lines);
+
+  /// The 0-based line where `hunk`'s after-lines start, or CONFLICT. `name` and `ref` are for
+  /// the message.
+  Result<std::uint32_t> locate(const JournalHunk& hunk, HunkRef ref, std::string_view name) const;
+
+private:
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  /// The first line equal to `line`, or kNone; `next_` chains the later ones, ascending.
+  std::uint32_t first(std::string_view line) const;
+
+  const std::vector<std::string_view>& lines_;
+  std::unordered_map<std::string_view, std::uint32_t> first_;
+  std::vector<std::uint32_t> next_;
+};
+
+/// One hunk in `lines` (builds a HunkLocator; use one locator for many hunks of one text).
 Result<std::uint32_t> locateHunk(const std::vector<std::string_view>& lines,
                                  const JournalHunk& hunk, HunkRef ref, std::string_view name);
 

@@ -1,11 +1,13 @@
 // Tests of the journal model, hunk splitting, hunk location, undo rebase and conflicts, rewind
 // and net diffs (engine/journal).
+#include "engine/diff/line_diff.h"
 #include "engine/journal/hunk_locator.h"
 #include "engine/journal/hunk_split.h"
 #include "engine/journal/journal.h"
 #include "engine/journal/rewind_planner.h"
 
 #include <gtest/gtest.h>
+#include <random>
 #include <string>
 
 namespace hashline::journal {
@@ -166,6 +168,108 @@ TEST(Undo, LastLineWithoutNewline) {
   Result<std::string> back = undo("z\na\nc", op);
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(*back, "z\na\nb");
+}
+
+// The definition of where a hunk is: every place its after-lines match, best context score,
+// then nearest to where the op left it, then the first. A scan of the whole text — what the
+// indexed HunkLocator must answer exactly (place, or the same CONFLICT message).
+Result<std::uint32_t> scanForHunk(const std::vector<std::string_view>& lines,
+                                  const JournalHunk& hunk) {
+  std::vector<std::string_view> wanted = splitLinesKeepingEnds(hunk.after_text);
+  const std::size_t n = wanted.size();
+  auto refuse = [](const char* why) { return Error::make(ErrorCode::Conflict, why); };
+  if (lines.size() < n) return refuse("its lines are no longer there");
+  const auto& above = hunk.context_before;
+  const auto& below = hunk.context_after;
+  int best = -1;
+  std::size_t best_at = 0, candidates = 0;
+  auto distance = [&](std::size_t at) {
+    return at > hunk.after_line ? at - hunk.after_line : hunk.after_line - at;
+  };
+  for (std::size_t at = 0; at + n <= lines.size(); ++at) {
+    bool same = true;
+    for (std::size_t i = 0; i < n && same; ++i)
+      same = lines[at + i] == wanted[i];
+    if (!same) continue;
+    ++candidates;
+    int points = 0;
+    std::size_t k = 0;
+    while (k < above.size() && at >= k + 1 && lines[at - 1 - k] == above[above.size() - 1 - k])
+      ++k, ++points;
+    if (k == above.size() && hunk.context_reaches_start && at == above.size()) ++points;
+    k = 0;
+    while (k < below.size() && at + n + k < lines.size() && lines[at + n + k] == below[k])
+      ++k, ++points;
+    if (k == below.size() && hunk.context_reaches_end && at + n + below.size() == lines.size())
+      ++points;
+    if (points > best || (points == best && distance(at) < distance(best_at))) {
+      best = points;
+      best_at = at;
+    }
+  }
+  if (candidates == 0) return refuse("its lines were changed since");
+  bool had_neighbours =
+      !above.empty() || !below.empty() || !hunk.context_reaches_start || !hunk.context_reaches_end;
+  if (best <= 0 && (had_neighbours || n == 0))
+    return refuse("the lines around it were changed since");
+  return static_cast<std::uint32_t>(best_at);
+}
+
+TEST(HunkLocator, AnswersExactlyWhatAScanOfTheTextAnswers) {
+  // Texts of few distinct lines (many duplicate places, ties, ends of text), hunks from real
+  // splits of random edits, located in texts changed again since. Deletions, insertions,
+  // replacements, hunks at both ends.
+  std::mt19937 random(8);
+  const char* alphabet[] = {"a\n", "b\n", "c\n", "d\n", "e\n"};
+  auto randomText = [&](std::size_t lines) {
+    std::string text;
+    for (std::size_t i = 0; i < lines; ++i)
+      text += alphabet[random() % 5];
+    return text;
+  };
+  auto mutate = [&](std::string text) {
+    std::vector<std::string_view> lines = splitLinesKeepingEnds(text);
+    std::size_t at = lines.empty() ? 0 : random() % (lines.size() + 1);
+    std::size_t drop =
+        std::min<std::size_t>(random() % 3, lines.size() - std::min(at, lines.size()));
+    std::string out;
+    for (std::size_t i = 0; i < at && i < lines.size(); ++i)
+      out += lines[i];
+    out += randomText(random() % 3);
+    for (std::size_t i = at + drop; i < lines.size(); ++i)
+      out += lines[i];
+    return out;
+  };
+  std::size_t compared = 0, found = 0, refused = 0;
+  for (int round = 0; round < 1500; ++round) {
+    std::string before = randomText(1 + random() % 14);
+    std::string after = mutate(before);
+    std::vector<JournalHunk> hunks = splitIntoHunks(before, after);
+    std::string current = after;
+    for (int k = static_cast<int>(random() % 3); k > 0; --k)
+      current = mutate(current);
+    std::vector<std::string_view> lines = splitLinesKeepingEnds(current);
+    HunkLocator locator(lines);
+    for (const JournalHunk& hunk : hunks) {
+      Result<std::uint32_t> expected = scanForHunk(lines, hunk);
+      Result<std::uint32_t> got = locator.locate(hunk, {1, hunk.index}, "f.txt");
+      ++compared;
+      ASSERT_EQ(static_cast<bool>(got), static_cast<bool>(expected))
+          << "round " << round << ": " << (got ? "found" : got.error().message);
+      if (expected) {
+        ASSERT_EQ(*got, *expected) << "round " << round;
+        ++found;
+      } else {
+        ASSERT_NE(got.error().message.find(expected.error().message), std::string::npos)
+            << "round " << round << ": " << got.error().message;
+        ++refused;
+      }
+    }
+  }
+  // Both outcomes must have been exercised, or the comparison proves little.
+  EXPECT_GT(found, 300u);
+  EXPECT_GT(refused, 100u);
+  EXPECT_GT(compared, 1000u);
 }
 
 TEST(Reject, OneHunkOfThreeKeepsTheOthersAndTheTyping) {
