@@ -167,14 +167,14 @@ void HashlineService::read(const ReadRequest& request, ServiceCallback done) {
                    request.to, &open.document.changeLog(), &cacheFor(target->key));
     if (!view) return done(refusalToJSON(view.error()));
     observation.recordRead(*view);
-    return done(readResultJSON(std::move(*view), open.uri, target->path));
+    return done(readResultJSON(std::move(*view), open.uri, target->path, request.format));
   }
   Result<DiskText> text = disk_.load(*target->resolved, false);
   if (!text) return done(refusalToJSON(text.error()));
   Result<ReadView> view = readWindow(text->text, text->version, tierOf(), request.from, request.to);
   if (!view) return done(refusalToJSON(view.error()));
   observation.recordRead(*view);
-  done(readResultJSON(std::move(*view), target->uri, target->path));
+  done(readResultJSON(std::move(*view), target->uri, target->path, request.format));
 }
 
 void HashlineService::edit(FormRequest request, ServiceCallback done) {
@@ -271,13 +271,6 @@ void HashlineService::editDisk(const FormRequest& request, const Target& target,
     summary.preview = true;
     return done(editResultJSON(summary));
   }
-  Result<disk::Fingerprint> written = disk_.commit(*text, planned->after);
-  if (!written) return done(refusalToJSON(written.error()));
-  summary.version_after = DiskBackend::versionOf(*written);
-  summary.anchors =
-      issueFreshAnchors(planned->after, summary.version_after, planned->tier,
-                        planned->changed_lines, options_.context_lines, nullptr, nullptr,
-                        &observations_.observe(request.caller.session, target.key));
   AppliedEdit record;
   record.backend = AppliedEdit::Backend::Disk;
   record.kind = text->exists() ? AppliedEdit::Kind::Update : AppliedEdit::Kind::Create;
@@ -286,10 +279,23 @@ void HashlineService::editDisk(const FormRequest& request, const Target& target,
   record.uri = target.uri;
   record.path = target.path;
   record.version_before = text->exists() ? text->version : 0;
-  record.version_after = summary.version_after;
   record.before = planned->before;
   record.after = planned->after;
   record.plan = planned->plan;
+  // The journal holds an fsynced intent of this edit until the atomic write returned, so a kill
+  // at any point leaves the file unchanged or changed and undoable (docs/journal.md).
+  std::optional<Result<disk::Fingerprint>> written;
+  journal_->aroundDiskWrite(record, [&] {
+    written = disk_.commit(*text, planned->after);
+    return written->ok();
+  });
+  if (!*written) return done(refusalToJSON(written->error()));
+  summary.version_after = DiskBackend::versionOf(**written);
+  summary.anchors =
+      issueFreshAnchors(planned->after, summary.version_after, planned->tier,
+                        planned->changed_lines, options_.context_lines, nullptr, nullptr,
+                        &observations_.observe(request.caller.session, target.key));
+  record.version_after = summary.version_after;
   report(record);
   done(editResultJSON(summary));
 }

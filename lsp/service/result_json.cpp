@@ -42,8 +42,10 @@ json rowsToJSON(const std::vector<AnchoredRow>& rows) {
   return rowsJSON(rows);
 }
 
-json readResultJSON(ReadView view, const std::string& uri, const std::optional<std::string>& path) {
-  std::string text = formatRows(view.rows);
+json readResultJSON(ReadView view, const std::string& uri, const std::optional<std::string>& path,
+                    ReadFormat format) {
+  std::string text;
+  if (format != ReadFormat::Rows) text = formatRows(view.rows);
   json out(json::value_t::object);
   auto& fields = out.get_ref<json::object_t&>();
   fields.emplace("status", "ok");
@@ -53,8 +55,8 @@ json readResultJSON(ReadView view, const std::string& uri, const std::optional<s
   fields.emplace("lineCount", view.line_count);
   fields.emplace("from", view.first_line);
   fields.emplace("to", view.last_line);
-  fields.emplace("lines", rowsJSON(view.rows));
-  fields.emplace("text", std::move(text));
+  if (format != ReadFormat::Text) fields.emplace("lines", rowsJSON(view.rows));
+  if (format != ReadFormat::Rows) fields.emplace("text", std::move(text));
   if (path) fields.emplace("path", *path);
   return out;
 }

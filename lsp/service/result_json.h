@@ -12,6 +12,7 @@
 #include "engine/plan/edit_plan.h"
 #include "engine/support/error.h"
 #include "engine/text/rope.h"
+#include "lsp/service/service_request.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -23,9 +24,11 @@ namespace hashline::lsp {
 
 nlohmann::json rowsToJSON(const std::vector<AnchoredRow>& rows);
 
-/// The read result; takes the view by value so its row strings move into the JSON.
+/// The read result; takes the view by value so its row strings move into the JSON. `format`
+/// leaves out the rows (`lines`) or the joined rows (`text`) when the caller asked for only one.
 nlohmann::json readResultJSON(ReadView view, const std::string& uri,
-                              const std::optional<std::string>& path);
+                              const std::optional<std::string>& path,
+                              ReadFormat format = ReadFormat::Both);
 
 /// Unified diff of before → after labelled with the document's path (or URI). Equal to the
 /// whole-text diff, but only the differing middle (plus context) is diffed: the common prefix and

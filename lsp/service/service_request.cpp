@@ -184,11 +184,22 @@ std::optional<RpcError> parseCaller(const json& params, CallerIdentity& out) {
 std::optional<RpcError> parseReadRequest(const json& params, ReadRequest& out) {
   if (auto error = notAnObject("read", params)) return error;
   Fields fields(params, "read");
-  std::optional<std::string> tier;
+  std::optional<std::string> tier, format;
   if (!parseDocument(fields, out.document) || !parseCallerFields(fields, out.caller) ||
       !fields.line({"from"}, out.from, false) || !fields.line({"to"}, out.to, false) ||
-      !fields.optString({"tier"}, tier))
+      !fields.optString({"tier"}, tier) || !fields.optString({"format"}, format))
     return fields.error;
+  if (format) {
+    if (*format == "both")
+      out.format = ReadFormat::Both;
+    else if (*format == "rows")
+      out.format = ReadFormat::Rows;
+    else if (*format == "text")
+      out.format = ReadFormat::Text;
+    else
+      return invalid("read", "params.format",
+                     "expected rows, text or both, got \"" + *format + "\"");
+  }
   if (tier) {
     out.tier = tierFromName(*tier);
     if (!out.tier)

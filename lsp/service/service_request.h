@@ -45,12 +45,17 @@ struct CallerIdentity {
   std::optional<bool> confirm; // unset: the session default
 };
 
+enum class ReadFormat { Both, Rows, Text };
+
 struct ReadRequest {
   DocumentRef document;
   CallerIdentity caller;
   std::optional<std::uint32_t> from;
   std::optional<std::uint32_t> to;
   std::optional<Tier> tier;
+  /// What the result carries: the rows (`lines`), the joined rows (`text`), or both (default).
+  /// A client that uses only one halves the reply ("format": "rows" | "text" | "both").
+  ReadFormat format = ReadFormat::Both;
 };
 
 enum class FormKind { Anchors, Replace, HeadTail, Range, Draft, Ed };

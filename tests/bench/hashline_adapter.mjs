@@ -1,8 +1,8 @@
 // Maps the shared bench driver (../shared/bench/driver.mjs --adapter) onto hashline's own
 // requests, so hashline runs the same workload, timing and verification as the peers.
 //   snapshot -> hashline/snapshot {textDocument: {uri}} -> {version, lineCount, hash, hashAlgo}
-//   read     -> hashline/read {uri, from, to, tier: "line"} (1-based, inclusive) whose rows
-//               {line, anchor: "LINE:LLL", text} become "LINE:LLL|text".
+//   read     -> hashline/read {uri, from, to, tier: "line", format: "text"} (1-based, inclusive)
+//               whose rows "LINE:LLL→text" become "LINE:LLL|text".
 // hashline.read has no phantom line after a final newline (DESIGN §2), while the driver's
 // window may include that last, empty LSP line; the adapter appends it with the digest hashline
 // gives an empty line, learned once from a one-line probe document (opened on first use).
@@ -28,14 +28,19 @@ export default {
 
   async read(conn, uri, startLine, endLine) {
     const r = await conn.sendRequest('hashline/read', {
-      uri, from: startLine + 1, to: endLine, tier: 'line', session: 'bench',
+      uri, from: startLine + 1, to: endLine, tier: 'line', session: 'bench', format: 'text',
     });
     if (r.status && r.status !== 'ok') throw new Error(`hashline/read refused: ${JSON.stringify(r.error ?? r)}`);
-    const lines = r.lines.map((row) => `${row.line}:${row.anchor.split(':')[1]}|${row.text}`);
-    const want = endLine - startLine;
-    if (lines.length === want - 1 && endLine === r.lineCount + 1) {
+    // The rows as an agent sees them, "LINE:LLL→text" joined by "\n" (one string in the reply,
+    // as the peers send), become the driver's "LINE:LLL|text".
+    const lines = r.text === '' ? [] : r.text.split('\n').map((row) => {
+      const arrow = row.indexOf('\u2192');
+      return `${row.slice(0, arrow)}|${row.slice(arrow + 1)}`;
+    });
+    // The window reaches past hashline's last line: the driver expects the phantom LSP line.
+    if (endLine > r.lineCount && startLine <= r.lineCount) {
       emptyLineDigest ??= await learnEmptyLineDigest(conn);
-      lines.push(`${endLine}:${emptyLineDigest}|`);
+      lines.push(`${r.lineCount + 1}:${emptyLineDigest}|`);
     }
     return { version: r.version, lines };
   },

@@ -31,6 +31,30 @@ TEST_F(BufferEditTest, ReadShowsRowsOfTheUnsavedBuffer) {
   EXPECT_EQ(by_path["uri"], uriOf("a.txt"));
 }
 
+TEST_F(BufferEditTest, ReadFormatLeavesOutRowsOrText) {
+  open("a.txt", "alpha\nbeta\ngamma\n");
+  json both = service("read", {{"uri", uriOf("a.txt")}, {"format", "both"}});
+  json rows = service("read", {{"uri", uriOf("a.txt")}, {"format", "rows"}});
+  json text = service("read", {{"uri", uriOf("a.txt")}, {"format", "text"}});
+  EXPECT_EQ(rows["lines"], both["lines"]);
+  EXPECT_FALSE(rows.contains("text")) << rows.dump();
+  EXPECT_EQ(text["text"], both["text"]);
+  EXPECT_FALSE(text.contains("lines")) << text.dump();
+  EXPECT_EQ(text["version"], 1);
+  EXPECT_EQ(text["lineCount"], 3);
+  // An anchor read in the text format verifies like any other.
+  const std::string rows_text = text["text"];
+  const std::string first_anchor = rows_text.substr(0, rows_text.find("\xE2\x86\x92"));
+  json preview = service(
+      "edit", {{"uri", uriOf("a.txt")},
+               {"dry_run", true},
+               {"edits", {{{"op", "replace"}, {"anchor", first_anchor}, {"content", "ALPHA"}}}}});
+  EXPECT_EQ(preview["status"], "preview") << preview.dump();
+  json bad = client_->callError("hashline/read", {{"uri", uriOf("a.txt")}, {"format", "xml"}});
+  EXPECT_EQ(bad["code"], -32602);
+  EXPECT_THAT(bad["message"].get<std::string>(), HasSubstr("rows, text or both"));
+}
+
 TEST_F(BufferEditTest, EditLandsInTheBufferAndNotOnDisk) {
   writeFile("a.txt", "disk\n");
   open("a.txt", "alpha\nbeta\ngamma\n");
