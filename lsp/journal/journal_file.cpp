@@ -5,6 +5,7 @@
 #include "lsp/journal/journal_json.h"
 #include "lsp/support/log.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -36,9 +37,30 @@ Status writeAll(int fd, const std::string& bytes, const std::string& path) {
 
 } // namespace
 
+struct JournalFile::Open {
+  int fd = -1;
+  struct stat info {};
+  ~Open() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
 JournalFile::JournalFile(std::string directory, JournalBounds bounds)
     : directory_(std::move(directory)), path_(directory_ + "/journal.jsonl"),
       lock_path_(directory_ + "/journal.lock"), bounds_(bounds) {}
+
+JournalFile::~JournalFile() {
+  syncLazyTail();
+}
+
+void JournalFile::syncLazyTail() {
+  if (!unsynced_) return;
+  unsynced_ = false;
+  int fd = ::open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
 
 bool JournalFile::replay(Journal& journal, const json& record) {
   if (!record.is_object()) return false;
@@ -63,36 +85,65 @@ bool JournalFile::replay(Journal& journal, const json& record) {
                        record.at("turn").get<std::int64_t>());
       return true;
     }
+    if (type == "intent" || type == "done" || type == "abort") return true;
   } catch (const json::exception&) {
   }
   return false;
 }
 
+bool JournalFile::replayLine(Journal& journal, const json& record) {
+  if (!record.is_object()) return false;
+  std::string type = record.value("t", "");
+  try {
+    if (type == "intent") {
+      std::optional<JournalOp> op = opFromRecord(record.at("op"));
+      if (!op) return false;
+      if (!journal.find(op->id)) intents_[op->id] = std::move(*op);
+      return true;
+    }
+    if (type == "done" || type == "abort") {
+      auto it = intents_.find(record.at("id").get<std::uint64_t>());
+      if (it == intents_.end()) return true; // its intent was compacted away or torn
+      if (type == "done" && !journal.find(it->first)) journal.record(std::move(it->second));
+      intents_.erase(it);
+      return true;
+    }
+  } catch (const json::exception&) {
+    return false;
+  }
+  return replay(journal, record);
+}
+
 Status JournalFile::refresh(Journal& journal) {
   Result<disk::FileLock> lock = disk::FileLock::acquire(lock_path_);
   if (!lock) return lock.error();
-  return refreshLocked(journal);
+  return refreshLocked(journal, nullptr);
 }
 
-Status JournalFile::refreshLocked(Journal& journal) {
-  int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno != ENOENT) return ioError("cannot open", path_);
-    if (inode_ != 0) journal.clear(); // removed by someone: start over
-    inode_ = 0;
-    offset_ = 0;
-    return Status::success();
+Status JournalFile::refreshLocked(Journal& journal, Open* writing) {
+  // A writer opens the file once for reading what is new and appending; a reader only reads.
+  Open reading;
+  Open& open = writing ? *writing : reading;
+  if (!writing) {
+    open.fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (open.fd < 0) {
+      if (errno != ENOENT) return ioError("cannot open", path_);
+      if (inode_ != 0) { // removed by someone: start over
+        journal.clear();
+        intents_.clear();
+      }
+      inode_ = 0;
+      offset_ = 0;
+      return Status::success();
+    }
+    if (::fstat(open.fd, &open.info) != 0) return ioError("cannot stat", path_);
   }
-  struct stat info {};
-  if (::fstat(fd, &info) != 0) {
-    ::close(fd);
-    return ioError("cannot stat", path_);
-  }
-  auto size = static_cast<std::uint64_t>(info.st_size);
-  if (static_cast<std::uint64_t>(info.st_ino) != inode_ || size < offset_) {
+  auto size = static_cast<std::uint64_t>(open.info.st_size);
+  if (static_cast<std::uint64_t>(open.info.st_ino) != inode_ || size < offset_) {
     // First look, or the file was rewritten (compaction by another process): reload whole.
     journal.clear();
-    inode_ = static_cast<std::uint64_t>(info.st_ino);
+    intents_.clear();
+    inode_ = static_cast<std::uint64_t>(open.info.st_ino);
     offset_ = 0;
   }
   std::string bytes;
@@ -100,15 +151,14 @@ Status JournalFile::refreshLocked(Journal& journal) {
     bytes.resize(size - offset_);
     std::size_t got = 0;
     while (got < bytes.size()) {
-      ssize_t n =
-          ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(offset_ + got));
+      ssize_t n = ::pread(open.fd, bytes.data() + got, bytes.size() - got,
+                          static_cast<off_t>(offset_ + got));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       got += static_cast<std::size_t>(n);
     }
     bytes.resize(got);
   }
-  ::close(fd);
   // Whole lines only; a tail without its newline is a torn record (we hold the lock, so no
   // writer is in the middle of it): it stays unread and the next append starts a new line.
   std::size_t start = 0;
@@ -117,39 +167,119 @@ Status JournalFile::refreshLocked(Journal& journal) {
     std::string_view line(bytes.data() + start, newline - start);
     if (line.empty()) continue;
     json record = json::parse(line, nullptr, false);
-    if (record.is_discarded() || !replay(journal, record)) {
+    if (record.is_discarded() || !replayLine(journal, record)) {
       ++skipped_;
       log::warn("journal ", path_, ": skipped a malformed record at byte ", offset_ + start);
     }
   }
   offset_ += start;
+  if (intents_.empty() || !resolver_) return Status::success();
+  // An intent without its outcome, seen under the lock its writer held until the outcome was
+  // written: the writer died. Resolve it now, before anything else is appended.
+  if (writing) return resolveIntentsLocked(journal, open);
+  Open appending;
+  appending.fd = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
+  if (appending.fd < 0 || ::fstat(appending.fd, &appending.info) != 0)
+    return ioError("cannot open", path_);
+  return resolveIntentsLocked(journal, appending);
+}
+
+Status JournalFile::resolveIntentsLocked(Journal& journal, Open& open) {
+  std::vector<json> outcomes;
+  for (auto& [id, op] : intents_) {
+    bool landed = resolver_(op);
+    log::info("journal ", path_, ": op ", id, " of a process that died mid-write ",
+              landed ? "landed" : "did not land");
+    outcomes.push_back({{"t", landed ? "done" : "abort"}, {"id", id}});
+    if (landed && !journal.find(id)) journal.record(std::move(op));
+  }
+  intents_.clear();
+  return appendLocked(open, outcomes, true);
+}
+
+Status JournalFile::appendLocked(Open& open, const std::vector<json>& records, bool sync) {
+  if (records.empty()) return Status::success();
+  std::string bytes;
+  if (static_cast<std::uint64_t>(open.info.st_size) > offset_) bytes += '\n'; // after a torn tail
+  for (const json& record : records)
+    bytes += recordLine(record) + "\n";
+  // One write: a kill leaves the whole of it or a torn tail that readers skip.
+  Status written = writeAll(open.fd, bytes, path_);
+  if (!written) return written;
+  auto now = std::chrono::steady_clock::now();
+  if (!sync &&
+      (last_sync_ == std::chrono::steady_clock::time_point{} || now - last_sync_ >= kGroupSync))
+    sync = true; // the first grouped append after a quiet spell syncs at once
+  if (sync) {
+    if (::fsync(open.fd) != 0) return ioError("cannot fsync", path_);
+    last_sync_ = now;
+    unsynced_ = false;
+  } else {
+    unsynced_ = true;
+  }
+  // We hold the lock: nobody else appended meanwhile.
+  open.info.st_size += static_cast<off_t>(bytes.size());
+  inode_ = static_cast<std::uint64_t>(open.info.st_ino);
+  offset_ = static_cast<std::uint64_t>(open.info.st_size);
   return Status::success();
 }
 
-Status JournalFile::transact(Journal& journal, const Change& change) {
+Status JournalFile::transact(Journal& journal, const Change& change, Durability durability) {
   Result<disk::FileLock> lock = disk::FileLock::acquire(lock_path_);
   if (!lock) return lock.error();
-  if (Status refreshed = refreshLocked(journal); !refreshed) return refreshed;
+  Open open;
+  open.fd = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (open.fd < 0) return ioError("cannot open", path_);
+  if (::fstat(open.fd, &open.info) != 0) return ioError("cannot stat", path_);
+  if (Status refreshed = refreshLocked(journal, &open); !refreshed) return refreshed;
   std::vector<json> records = change(journal);
-  if (records.empty()) return Status::success();
-  int fd = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return ioError("cannot open", path_);
-  struct stat info {};
-  ::fstat(fd, &info);
-  std::string bytes;
-  if (static_cast<std::uint64_t>(info.st_size) > offset_) bytes += '\n'; // after a torn record
-  for (const json& record : records)
-    bytes += recordLine(record) + "\n";
-  Status written = writeAll(fd, bytes, path_);
-  if (written && ::fsync(fd) != 0) written = ioError("cannot fsync", path_);
-  ::fstat(fd, &info);
-  ::close(fd);
-  if (!written) return written;
-  inode_ = static_cast<std::uint64_t>(info.st_ino);
-  offset_ = static_cast<std::uint64_t>(info.st_size);
+  if (Status appended = appendLocked(open, records, durability == Durability::Synced); !appended)
+    return appended;
+  if (!intents_.empty()) return Status::success(); // never compact away an unresolved intent
   if (journal.ops().size() > bounds_.max_ops || offset_ > bounds_.max_bytes)
     return compactLocked(journal);
   return Status::success();
+}
+
+Result<std::uint64_t> JournalFile::around(Journal& journal, JournalOp op,
+                                          const std::function<bool()>& write) {
+  auto inMemory = [&](Error error) -> Result<std::uint64_t> {
+    // The journal is unwritable: the write still happens (a journal problem never blocks an
+    // edit), the op is kept in memory only.
+    if (!write()) return error;
+    op.id = 0;
+    if (op.turn <= 0) op.turn = journal.currentTurn(op.session);
+    journal.record(std::move(op));
+    return error;
+  };
+  Result<disk::FileLock> lock = disk::FileLock::acquire(lock_path_);
+  if (!lock) return inMemory(lock.error());
+  Open open;
+  open.fd = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (open.fd < 0) return inMemory(ioError("cannot open", path_));
+  if (::fstat(open.fd, &open.info) != 0) return inMemory(ioError("cannot stat", path_));
+  if (Status refreshed = refreshLocked(journal, &open); !refreshed)
+    return inMemory(refreshed.error());
+  std::uint64_t id = journal.lastId();
+  if (!intents_.empty()) id = std::max(id, intents_.rbegin()->first);
+  op.id = id + 1;
+  if (op.turn <= 0) op.turn = journal.currentTurn(op.session);
+  json intent = {{"t", "intent"}, {"op", opRecordJSON(op)}};
+  // The intent is on disk before the write can land; its outcome need not be synced (if it is
+  // lost, the next reader resolves the intent by the file's content).
+  if (Status logged = appendLocked(open, {intent}, true); !logged) return inMemory(logged.error());
+  bool landed = write();
+  std::uint64_t recorded = 0;
+  if (landed) recorded = journal.record(std::move(op)).id;
+  json outcome = {{"t", landed ? "done" : "abort"}, {"id", id + 1}};
+  Status appended = appendLocked(open, {outcome}, false);
+  if (!appended) {
+    // The intent stays unresolved on disk; the next reader resolves it by the file's content.
+    return appended.error();
+  }
+  if (intents_.empty() && (journal.ops().size() > bounds_.max_ops || offset_ > bounds_.max_bytes))
+    if (Status compacted = compactLocked(journal); !compacted) return compacted.error();
+  return recorded;
 }
 
 Status JournalFile::compactLocked(Journal& journal) {
@@ -190,6 +320,8 @@ Status JournalFile::compactLocked(Journal& journal) {
     ::fsync(dir);
     ::close(dir);
   }
+  unsynced_ = false; // the new file was fsynced whole
+  last_sync_ = std::chrono::steady_clock::now();
   struct stat info {};
   if (::stat(path_.c_str(), &info) == 0) {
     inode_ = static_cast<std::uint64_t>(info.st_ino);

@@ -46,11 +46,18 @@ private:
   void applyFile(const FileRevert& file, const std::string& method, Landing landed);
   void applyDisk(const FileRevert& file, const std::string& method, Landing landed);
   void applyBuffer(const FileRevert& file, const std::string& method, Landing landed);
+  JournalOp makeOp(const FileRevert& file, const std::string& method, const std::string& before,
+                   const std::string& after, const std::string& backend, const std::string& kind,
+                   std::int64_t version_before, std::int64_t version_after, const std::string& uri,
+                   std::vector<HunkRef> reverts);
   std::uint64_t recordOp(const FileRevert& file, const std::string& method,
                          const std::string& before, const std::string& after,
                          const std::string& backend, const std::string& kind,
                          std::int64_t version_before, std::int64_t version_after,
-                         const std::string& uri, std::vector<HunkRef> reverts);
+                         const std::string& uri, std::vector<HunkRef> reverts) {
+    return journal_.record(makeOp(file, method, before, after, backend, kind, version_before,
+                                  version_after, uri, std::move(reverts)));
+  }
   void rollback(std::size_t failed, Error cause);
   void finish();
 
@@ -118,11 +125,11 @@ void RevertRun::applyFile(const FileRevert& file, const std::string& method, Lan
   applyDisk(file, method, std::move(landed));
 }
 
-std::uint64_t RevertRun::recordOp(const FileRevert& file, const std::string& method,
-                                  const std::string& before, const std::string& after,
-                                  const std::string& backend, const std::string& kind,
-                                  std::int64_t version_before, std::int64_t version_after,
-                                  const std::string& uri, std::vector<HunkRef> reverts) {
+JournalOp RevertRun::makeOp(const FileRevert& file, const std::string& method,
+                            const std::string& before, const std::string& after,
+                            const std::string& backend, const std::string& kind,
+                            std::int64_t version_before, std::int64_t version_after,
+                            const std::string& uri, std::vector<HunkRef> reverts) {
   JournalOp op;
   op.method = method;
   op.agent = request_.caller.agent;
@@ -137,7 +144,7 @@ std::uint64_t RevertRun::recordOp(const FileRevert& file, const std::string& met
   op.version_after = version_after;
   op.hunks = splitIntoHunks(before, after);
   op.reverts = std::move(reverts);
-  return journal_.record(std::move(op));
+  return op;
 }
 
 void RevertRun::applyDisk(const FileRevert& file, const std::string& method, Landing landed) {
@@ -151,28 +158,43 @@ void RevertRun::applyDisk(const FileRevert& file, const std::string& method, Lan
   bool deleted_by_ops = !file.ops.empty() && file.ops.back().kind == "delete";
   Landed result;
   result.name = file.name;
+  std::int64_t version_before = base->exists() ? base->version : 0;
   std::string kind = "update";
-  std::int64_t version_after = 0;
+  std::int64_t version_after = base->version;
   if (plan->text_after == current) {
     // The reverted ops cancel out here: nothing to write, but the journal learns what is undone.
-    version_after = base->version;
-    kind = "update";
-  } else if (created_by_ops && plan->text_after.empty() && base->exists()) {
-    if (Status removed = disk.remove(*base); !removed) return landed(removed.error());
-    kind = "delete";
+    result.op = recordOp(file, method, current, current, "disk", "update", version_before,
+                         base->version, file.target.uri, plan->reverts);
   } else {
-    if (!base->exists() && !deleted_by_ops)
-      return landed(Error::make(ErrorCode::FileNotFound,
-                                file.name + " no longer exists; nothing was written"));
-    if (!base->exists()) kind = "create";
-    Result<disk::Fingerprint> written = disk.commit(*base, Rope(plan->text_after));
-    if (!written) return landed(written.error());
-    version_after = DiskBackend::versionOf(*written);
+    // A write: journaled around it (an fsynced intent first), so a kill mid-way leaves the file
+    // unchanged or reverted and journaled.
+    std::function<Status()> write;
+    if (created_by_ops && plan->text_after.empty() && base->exists()) {
+      kind = "delete";
+      write = [&] { return disk.remove(*base); };
+    } else {
+      if (!base->exists() && !deleted_by_ops)
+        return landed(Error::make(ErrorCode::FileNotFound,
+                                  file.name + " no longer exists; nothing was written"));
+      if (!base->exists()) kind = "create";
+      write = [&]() -> Status {
+        Result<disk::Fingerprint> written = disk.commit(*base, Rope(plan->text_after));
+        if (!written) return written.error();
+        return Status::success();
+      };
+    }
+    version_after = kind == "delete" ? 0 : JournalService::contentVersion(plan->text_after);
+    Status status = Status::success();
+    result.op =
+        journal_.recordAround(makeOp(file, method, current, plan->text_after, "disk", kind,
+                                     version_before, version_after, file.target.uri, plan->reverts),
+                              [&] {
+                                status = write();
+                                return status.ok();
+                              });
+    if (!status) return landed(status.error());
   }
   result.diff = documentDiff(Rope(current), Rope(plan->text_after), file.name);
-  result.op =
-      recordOp(file, method, current, plan->text_after, "disk", kind,
-               base->exists() ? base->version : 0, version_after, file.target.uri, plan->reverts);
   result.file = {{"name", file.name},
                  {"uri", file.target.uri},
                  {"backend", "disk"},

@@ -6,6 +6,8 @@
 #include "engine/journal/hunk_locator.h"
 #include "engine/journal/hunk_split.h"
 #include "engine/journal/rewind_planner.h"
+#include "lsp/disk/disk_file.h"
+#include "lsp/disk/fingerprint.h"
 #include "lsp/disk/state_dir.h"
 #include "lsp/journal/journal_json.h"
 #include "lsp/journal/journal_revert.h"
@@ -100,6 +102,7 @@ JournalFile* JournalService::file() {
     return nullptr;
   }
   file_ = std::make_unique<JournalFile>(*directory);
+  file_->setIntentResolver([this](const JournalOp& op) { return intentLanded(op); });
   file_root_ = roots.front();
   return file_.get();
 }
@@ -143,11 +146,67 @@ std::uint64_t JournalService::record(JournalOp op) {
     change(journal_);
     return id;
   }
-  if (Status status = journal_file->transact(journal_, change); !status) {
+  // Buffer edits live in the editor until saved: their records are written at once (a kill loses
+  // nothing) and fsynced grouped; disk changes and reversals are fsynced before the answer.
+  auto durability =
+      op.backend == "buffer" ? JournalFile::Durability::Grouped : JournalFile::Durability::Synced;
+  if (Status status = journal_file->transact(journal_, change, durability); !status) {
     log::error("journal: cannot persist op: ", status.error().message);
     if (id == 0) change(journal_);
   }
   return id;
+}
+
+std::uint64_t JournalService::recordAround(JournalOp op, const std::function<bool()>& write) {
+  op.time_ms = nowMs();
+  JournalFile* journal_file = file();
+  if (!journal_file) {
+    if (!write()) return 0;
+    if (op.turn <= 0) op.turn = journal_.currentTurn(op.session);
+    return journal_.record(std::move(op)).id;
+  }
+  bool landed = false;
+  Result<std::uint64_t> id = journal_file->around(journal_, std::move(op), [&] {
+    landed = write();
+    return landed;
+  });
+  if (!id) {
+    log::error("journal: cannot persist op: ", id.error().message);
+    return landed ? journal_.lastId() : 0; // kept in memory when the write landed
+  }
+  return *id;
+}
+
+std::int64_t JournalService::contentVersion(std::string_view bytes) {
+  disk::Fingerprint fingerprint;
+  fingerprint.size_bytes = bytes.size();
+  fingerprint.content_hash = disk::hashContent(bytes);
+  return DiskBackend::versionOf(fingerprint);
+}
+
+bool JournalService::intentLanded(const JournalOp& op) const {
+  if (!op.path) return false;
+  std::string where = *op.path;
+  if (Result<disk::ResolvedPath> resolved = service_.disk_.resolve(*op.path))
+    where = resolved->real_path;
+  Result<std::optional<disk::Fingerprint>> now = disk::currentFingerprint(where);
+  if (!now) return false; // unreadable: nothing can be proved, and nothing undone
+  std::optional<std::int64_t> current;
+  if (*now) current = DiskBackend::versionOf(**now);
+  std::optional<std::int64_t> after, before;
+  if (op.kind != "delete") after = op.version_after;
+  if (op.kind != "create") before = op.version_before;
+  if (current == after) return true;
+  if (current == before) return false;
+  if (!current) return false;
+  // Changed again since (by the user, another tool): it landed if its lines are all there.
+  Result<disk::FileSnapshot> text = disk::readTextFile(where);
+  if (!text) return false;
+  std::vector<std::string_view> lines = splitLinesKeepingEnds(text->bytes);
+  HunkLocator locator(lines);
+  for (const JournalHunk& hunk : op.hunks)
+    if (!locator.locate(hunk, {op.id, hunk.index}, op.name)) return false;
+  return !op.hunks.empty();
 }
 
 std::int64_t JournalService::turnFor(const CallerIdentity& caller) {
@@ -163,7 +222,7 @@ std::string JournalService::displayName(const std::optional<std::string>& path,
   return *path;
 }
 
-void JournalService::onApplied(const AppliedEdit& edit) {
+std::optional<JournalOp> JournalService::opOf(const AppliedEdit& edit) {
   JournalOp op;
   op.method = edit.method;
   op.agent = edit.caller.agent;
@@ -212,8 +271,31 @@ void JournalService::onApplied(const AppliedEdit& edit) {
   } else {
     op.hunks = splitIntoHunks(edit.before.toString(), edit.after.toString());
   }
-  if (op.hunks.empty() && op.kind == "update") return; // nothing changed
-  record(std::move(op));
+  if (op.hunks.empty() && op.kind == "update") return std::nullopt; // nothing changed
+  return op;
+}
+
+void JournalService::onApplied(const AppliedEdit& edit) {
+  if (journaled_ && journaled_->first == edit.uri && journaled_->second == edit.version_after) {
+    journaled_.reset(); // recorded around its write already
+    return;
+  }
+  if (std::optional<JournalOp> op = opOf(edit)) record(std::move(*op));
+}
+
+std::uint64_t JournalService::aroundDiskWrite(const AppliedEdit& edit,
+                                              const std::function<bool()>& write) {
+  std::optional<JournalOp> op = opOf(edit);
+  if (!op) {
+    (void)write();
+    return 0;
+  }
+  op->version_after =
+      edit.kind == AppliedEdit::Kind::Delete ? 0 : contentVersion(edit.after.toString());
+  std::int64_t version_after = op->version_after;
+  std::uint64_t id = recordAround(std::move(*op), write);
+  if (id != 0) journaled_ = {edit.uri, version_after};
+  return id;
 }
 
 Result<ServiceTarget> JournalService::targetOf(const JournalOp& op) const {
@@ -263,8 +345,16 @@ Result<std::vector<const JournalOp*>> JournalService::select(const json& params,
     if (!target) return target.error();
     path_key = target->key;
   }
-  if (path_key)
-    filter.document = [this, path_key](const JournalOp& op) { return keyOf(op) == *path_key; };
+  if (path_key) {
+    // Located once per distinct recorded URI/path, not once per op (a session has thousands).
+    auto keys = std::make_shared<std::map<std::string, std::string>>();
+    filter.document = [this, path_key, keys](const JournalOp& op) {
+      std::string spelling = op.uri + '\n' + op.path.value_or("");
+      auto it = keys->find(spelling);
+      if (it == keys->end()) it = keys->emplace(std::move(spelling), keyOf(op)).first;
+      return it->second == *path_key;
+    };
+  }
   if (auto limit = intParam(params, "limit"); limit && *limit > 0)
     filter.limit = static_cast<std::size_t>(*limit);
   return journal_.query(filter);
@@ -294,16 +384,23 @@ std::vector<FileRevert> groupByDocument(JournalService& journal,
   // Ops no longer in effect stay in their file's set: a reverting op of the set may bring them
   // back (planRewind follows the states). A file with nothing in effect is left out.
   std::set<std::string> live;
+  std::map<std::string, ServiceTarget> targets; // located once per recorded URI/path
   for (const JournalOp* op : ops) {
-    Result<ServiceTarget> target = journal.targetOf(*op);
-    if (!target) {
-      error = target.error();
-      return {};
+    std::string spelling = op->uri + '\n' + op->path.value_or("");
+    auto known = targets.find(spelling);
+    if (known == targets.end()) {
+      Result<ServiceTarget> target = journal.targetOf(*op);
+      if (!target) {
+        error = target.error();
+        return {};
+      }
+      known = targets.emplace(std::move(spelling), std::move(*target)).first;
     }
-    auto [it, inserted] = index.try_emplace(target->key, files.size());
-    if (inserted) files.push_back({*target, op->name, {}});
+    const ServiceTarget& target = known->second;
+    auto [it, inserted] = index.try_emplace(target.key, files.size());
+    if (inserted) files.push_back({target, op->name, {}});
     files[it->second].ops.push_back(*op);
-    if (op->inEffect()) live.insert(target->key);
+    if (op->inEffect()) live.insert(target.key);
   }
   std::erase_if(files, [&](const FileRevert& file) { return !live.count(file.target.key); });
   return files;
@@ -437,15 +534,19 @@ void JournalService::pending(const json& params, ServiceCallback done) {
   };
   std::vector<FileEntry> files;
   std::map<std::string, std::size_t> index;
+  std::map<std::string, std::optional<ServiceTarget>> targets; // per recorded URI/path
   for (const JournalOp* op : *ops) {
     if (!op->reverts.empty()) continue; // hashline's own reversals are not agent work to review
     bool any = std::any_of(op->hunks.begin(), op->hunks.end(),
                            [](const JournalHunk& h) { return h.state == HunkState::Pending; });
     if (!any) continue;
-    Result<ServiceTarget> target = targetOf(*op);
-    if (!target) continue;
-    auto [it, inserted] = index.try_emplace(target->key, files.size());
-    if (inserted) files.push_back({*target, op->name, {}});
+    auto [known, fresh] = targets.try_emplace(op->uri + '\n' + op->path.value_or(""));
+    if (fresh)
+      if (Result<ServiceTarget> target = targetOf(*op)) known->second = std::move(*target);
+    if (!known->second) continue;
+    const ServiceTarget& target = *known->second;
+    auto [it, inserted] = index.try_emplace(target.key, files.size());
+    if (inserted) files.push_back({target, op->name, {}});
     files[it->second].ops.push_back(op);
   }
   json out = json::array();
@@ -454,6 +555,8 @@ void JournalService::pending(const json& params, ServiceCallback done) {
     Result<std::string> current = currentText(file.target);
     std::vector<std::string_view> lines;
     if (current) lines = splitLinesKeepingEnds(*current);
+    // One index of the text for all its hunks: O(lines + hunks), not a scan per hunk.
+    HunkLocator locator(lines);
     json hunks = json::array();
     for (const JournalOp* op : file.ops) {
       for (const JournalHunk& hunk : op->hunks) {
@@ -464,8 +567,8 @@ void JournalService::pending(const json& params, ServiceCallback done) {
                       {"session", op->session},         {"turn", op->turn},
                       {"lines", hunk.afterLineCount()}, {"removedLines", hunk.beforeLineCount()},
                       {"before", hunk.before_text},     {"after", hunk.after_text}};
-        Result<std::uint32_t> where = current ? locateHunk(lines, hunk, ref, file.name)
-                                              : Result<std::uint32_t>(current.error());
+        Result<std::uint32_t> where =
+            current ? locator.locate(hunk, ref, file.name) : Result<std::uint32_t>(current.error());
         if (where) {
           entry["line"] = *where + 1;
         } else {

@@ -29,9 +29,12 @@
 #include "lsp/service/edit_observer.h"
 #include "lsp/service/service_target.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace hashline::lsp {
@@ -46,16 +49,27 @@ public:
   static const std::vector<std::string>& methodNames();
   static bool handles(const std::string& method);
   void call(const std::string& method, const nlohmann::json& params, ServiceCallback done);
-  /// The edit observer: records an applied edit as an op.
+  /// The edit observer: records an applied edit as an op (unless `aroundDiskWrite` journaled it).
   void onApplied(const AppliedEdit& edit);
+  /// Journals a disk edit around its write (crash safety, JournalFile::around): `edit` as it
+  /// will be once written (`after`, plan, kind; `version_after` is derived from `after`), `write`
+  /// does the atomic write and returns true when it landed. The later `onApplied` of the same
+  /// edit then records nothing more. Returns the op id (0: not landed, or nothing to record).
+  std::uint64_t aroundDiskWrite(const AppliedEdit& edit, const std::function<bool()>& write);
 
   /// The model, refreshed from the file (tests, CLI rendering).
   const journal::Journal& model();
 
   // For RevertRun (journal_revert.cpp).
   HashlineService& service() { return service_; }
-  /// Records `op` (id assigned) and persists it; returns the stored id.
+  /// Records `op` (id assigned) and persists it; returns the stored id. Buffer ops are appended
+  /// with grouped fsync, others synced (JournalFile).
   std::uint64_t record(journal::JournalOp op);
+  /// Records a disk op around its write (JournalFile::around); `op.version_after` must be the
+  /// content id of what `write` writes. Returns the id, 0 when the write did not land.
+  std::uint64_t recordAround(journal::JournalOp op, const std::function<bool()>& write);
+  /// The disk version id of `bytes` (what DiskBackend::versionOf gives once they are written).
+  static std::int64_t contentVersion(std::string_view bytes);
   std::string displayName(const std::optional<std::string>& path, const std::string& uri) const;
   /// The session's turn for a caller that may name one.
   std::int64_t turnFor(const CallerIdentity& caller);
@@ -67,6 +81,10 @@ public:
 private:
   JournalFile* file();
   void refresh();
+  /// The op an applied edit makes (hunks from its plan); nullopt when it changed nothing.
+  std::optional<journal::JournalOp> opOf(const AppliedEdit& edit);
+  /// Whether an intent's disk write landed (JournalFile's resolver).
+  bool intentLanded(const journal::JournalOp& op) const;
   void persist(const std::vector<nlohmann::json>& records);
 
   void undo(const nlohmann::json& params, ServiceCallback done);
@@ -88,6 +106,8 @@ private:
   std::unique_ptr<JournalFile> file_;
   std::string file_root_;
   bool file_failed_ = false;
+  // The disk edit `aroundDiskWrite` journaled last (URI, version after), so `onApplied` skips it.
+  std::optional<std::pair<std::string, std::int64_t>> journaled_;
 };
 
 } // namespace hashline::lsp

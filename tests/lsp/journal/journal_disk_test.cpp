@@ -2,17 +2,24 @@
 // CLI runs it: ops recorded and persisted in the state directory (never the workspace), undo
 // with rebase and CONFLICT, rewind of a turn across files (verified whole; file grain with a
 // path), reject of one hunk, pending/accept, net diffs, restart (a new service reads the
-// journal), a torn last record skipped, and compaction bounds.
+// journal), a torn last record skipped, compaction bounds, and a writer SIGKILLed in the middle
+// of a disk write (the intent record: the file is unchanged, or changed and undoable).
+#include "engine/journal/hunk_split.h"
 #include "engine/journal/journal.h"
+#include "lsp/disk/state_dir.h"
 #include "lsp/journal/journal_file.h"
 #include "lsp/journal/journal_json.h"
+#include "lsp/journal/journal_service.h"
 #include "lsp/service/hashline_service.h"
 #include "tests/lsp/journal/journal_test_util.h"
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <memory>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace hashline::lsp {
 namespace {
@@ -253,6 +260,112 @@ TEST_F(JournalDiskTest, CreatedFileUndoneIsDeleted) {
   json undone = call("undo", {{"op", lastOp()}});
   ASSERT_EQ(undone["status"], "applied") << undone.dump();
   EXPECT_FALSE(std::filesystem::exists(workspace_ / "new.txt"));
+}
+
+// A process (forked, the real JournalFile) journals a disk write around it and is SIGKILLed at
+// `moment`: after the intent, before touching the file; or right after the atomic rename, before
+// the outcome. Returns whether the child died by our kill.
+enum class KillMoment { BeforeTheWrite, AfterTheRename };
+
+bool killWriterMidWrite(const std::string& workspace, const std::string& name,
+                        const std::string& before, const std::string& after, KillMoment moment) {
+  Result<std::string> directory = disk::workspaceStateDirectory(workspace);
+  if (!directory) return false;
+  const std::string path = workspace + "/" + name;
+  pid_t child = ::fork();
+  if (child == 0) {
+    JournalFile file(*directory);
+    journal::Journal model;
+    journal::JournalOp op;
+    op.method = "replace";
+    op.session = "agent";
+    op.uri = "file://" + path;
+    op.path = path;
+    op.name = name;
+    op.backend = "disk";
+    op.version_before = JournalService::contentVersion(before);
+    op.version_after = JournalService::contentVersion(after);
+    op.hunks = journal::splitIntoHunks(before, after);
+    (void)file.around(model, op, [&] {
+      if (moment == KillMoment::AfterTheRename) {
+        writeRaw(path + ".tmp", after);
+        std::rename((path + ".tmp").c_str(), path.c_str());
+      }
+      ::kill(::getpid(), SIGKILL);
+      return true;
+    });
+    ::_exit(3); // not reached
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+TEST_F(JournalDiskTest, AWriterKilledMidWriteLeavesTheFileUnchangedOrChangedAndUndoable) {
+  std::string before = numbered(30);
+  std::string after = before;
+  after.replace(after.find("line 12\n"), 8, "agent 12\n");
+  writeRaw(workspace_ / "a.txt", before);
+  agentReplace("a.txt", "line 3\n", "three\n"); // an earlier op, fully journaled
+  before = file("a.txt");
+  after = before;
+  after.replace(after.find("line 12\n"), 8, "agent 12\n");
+  std::string journal_path;
+  {
+    json log = call("log", json::object());
+    ASSERT_EQ(log["ops"].size(), 1u);
+    journal_path = log["journal"];
+  }
+
+  // 1. Killed after the intent, before the write: the file is unchanged, no op appears.
+  ASSERT_TRUE(
+      killWriterMidWrite(workspace_.path(), "a.txt", before, after, KillMoment::BeforeTheWrite));
+  EXPECT_EQ(file("a.txt"), before);
+  EXPECT_NE(readRaw(journal_path).find("\"t\":\"intent\""), std::string::npos);
+  restart();
+  json log = call("log", json::object());
+  EXPECT_EQ(log["ops"].size(), 1u) << log.dump();
+  EXPECT_NE(readRaw(journal_path).find("\"t\":\"abort\""), std::string::npos)
+      << "the dead writer's intent was not resolved on disk";
+
+  // 2. Killed right after the rename: the file changed, and the journal has the op to undo.
+  ASSERT_TRUE(
+      killWriterMidWrite(workspace_.path(), "a.txt", before, after, KillMoment::AfterTheRename));
+  EXPECT_EQ(file("a.txt"), after);
+  restart();
+  log = call("log", json::object());
+  ASSERT_EQ(log["ops"].size(), 2u) << log.dump();
+  EXPECT_EQ(log["ops"][1]["method"], "replace");
+  std::uint64_t killed_op = log["ops"][1]["op"];
+  json undone = call("undo", {{"op", killed_op}});
+  ASSERT_EQ(undone["status"], "applied") << undone.dump();
+  EXPECT_EQ(file("a.txt"), before);
+
+  // 3. Killed after the rename, then the user changed another line before anyone looked: the
+  //    op's lines are still there, so it landed; undo keeps the user's line.
+  before = file("a.txt");
+  after = before;
+  after.replace(after.find("line 20\n"), 8, "agent 20\n");
+  ASSERT_TRUE(
+      killWriterMidWrite(workspace_.path(), "a.txt", before, after, KillMoment::AfterTheRename));
+  std::string typed = after;
+  typed.replace(typed.find("line 5\n"), 7, "user 5\n");
+  writeRaw(workspace_ / "a.txt", typed);
+  restart();
+  log = call("log", json::object());
+  ASSERT_EQ(log["ops"].size(), 4u) << log.dump(); // + the undo of step 2 and this op
+  undone = call("undo", {{"op", log["ops"][3]["op"]}});
+  ASSERT_EQ(undone["status"], "applied") << undone.dump();
+  std::string expected = before;
+  expected.replace(expected.find("line 5\n"), 7, "user 5\n");
+  EXPECT_EQ(file("a.txt"), expected);
+
+  // Resolved once, for every later reader: a fresh journal reads the same ops.
+  JournalFile reader(std::filesystem::path(journal_path).parent_path().string());
+  journal::Journal model;
+  ASSERT_TRUE(reader.refresh(model).ok());
+  EXPECT_EQ(reader.unresolvedIntents(), 0u);
+  EXPECT_EQ(model.ops().size(), 5u);
 }
 
 TEST(JournalFileTest, BoundedByCountWithAtomicCompaction) {
