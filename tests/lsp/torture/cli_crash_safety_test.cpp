@@ -4,9 +4,12 @@
 // text; the workspace holds no litter but our own temps of a killed writer, and none at all once
 // a later run completed; the journal reads back in process (ops = an in-order subsequence of the
 // landed edits that holds every edit whose run completed; torn records skipped) and, every few
-// runs, `hashline log` agrees. Torn journal tails (a record cut mid-write, as a kill during the
-// append leaves it) are injected between runs too. Default 200 runs on a 5,000-line file;
-// HASHLINE_TORTURE=1: 1,000 runs on 50,000 lines; under ASan 40 runs by default.
+// runs, `hashline log` agrees. After every kill the journal must account for the file: `hashline
+// log` (which resolves a dead writer's intent record) lists the killed run's edit exactly when the
+// file changed, and then `hashline undo` of it restores the previous bytes. Torn journal tails (a
+// record cut mid-write, as a kill during the append leaves it) are injected between runs too.
+// Default 200 runs on a 5,000-line file; HASHLINE_TORTURE=1: 1,000 runs on 50,000 lines; under ASan
+// 40 runs by default.
 #include "lsp/disk/state_dir.h"
 #include "lsp/disk/temp_file.h"
 #include "lsp/journal/journal_file.h"
@@ -67,7 +70,7 @@ constexpr bool kSanitized = false;
 struct Landed {
   std::string before;     // the line's text before ("...\n")
   std::string after;      // and after
-  bool completed = false; // its run exited 0 (so its journal record must be there)
+  bool completed = false; // its run exited 0, or a later run resolved its intent: journaled
 };
 
 class CliCrashSafety : public ::testing::Test {
@@ -191,7 +194,7 @@ TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal)
 
   std::vector<Landed> landed;
   std::size_t killed = 0, killed_landed = 0, completed = 0, refused = 0, torn_injected = 0;
-  std::size_t litter_seen = 0, log_checks = 0;
+  std::size_t litter_seen = 0, log_checks = 0, undone_after_kill = 0;
   std::chrono::microseconds typical_run{0};
   std::map<std::string, int> refusal_codes;
 
@@ -257,11 +260,40 @@ TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal)
     struct stat info {};
     ASSERT_EQ(::stat(target_.c_str(), &info), 0);
     EXPECT_EQ(info.st_mode & 07777, 0644u) << what << ": mode not kept";
+    const std::string old_text = text;
+    const std::size_t old_generation = generation[row];
     if (is_new) {
       landed.push_back({old_line + "\n", new_line + "\n", !outcome.killed});
       killed_landed += outcome.killed;
       generation[row] = next_generation;
       text = std::move(new_text);
+    }
+
+    if (outcome.killed) {
+      // Killed at any point: the file is unchanged, or it changed and the journal knows the op.
+      // `hashline log` resolves the dead writer's intent; from then on the op (if it landed) is
+      // in the journal for every reader, and undoing it restores the previous bytes.
+      CliOutcome log = cli({"--json", "log", "--limit", "1000000"});
+      ASSERT_EQ(log.exit_code, 0) << what << ": hashline log failed: " << log.err;
+      json listed = json::parse(log.out, nullptr, false);
+      ASSERT_FALSE(listed.is_discarded() || !listed.contains("ops")) << what << ": " << log.out;
+      if (is_new) landed.back().completed = true; // must be journaled now
+      std::size_t skipped_now = 0;
+      std::size_t in_process = checkJournal(landed, &skipped_now, what + " (after the kill)");
+      ASSERT_EQ(listed["ops"].size(), in_process) << what << ": hashline log disagrees";
+      if (is_new) {
+        ASSERT_FALSE(listed["ops"].empty()) << what << ": the file changed, the journal is empty";
+        std::string op = std::to_string(listed["ops"].back()["op"].get<std::uint64_t>());
+        CliOutcome undo = cli({"undo", op});
+        ASSERT_EQ(undo.exit_code, 0)
+            << what << ": undo of the killed run's op " << op << ": " << undo.err;
+        ASSERT_EQ(readFile(target_), old_text)
+            << what << ": undoing the killed run's op did not restore the previous bytes";
+        landed.push_back({new_line + "\n", old_line + "\n", true});
+        generation[row] = old_generation;
+        text = old_text;
+        ++undone_after_kill;
+      }
     }
 
     std::size_t temps = workspaceLitter(what);
@@ -304,13 +336,16 @@ TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal)
 
   EXPECT_GT(killed, static_cast<std::size_t>(runs) / 2) << "too few runs were killed mid-way";
   EXPECT_GT(killed_landed + completed, 0u);
+  EXPECT_EQ(undone_after_kill, killed_landed);
   std::printf("cli crash safety: %lld runs on %zu lines (%zu bytes), typical run %lld ms: %zu "
               "killed (%zu of them after the file was replaced), %zu completed, %zu retried "
               "after a refusal; %zu temps seen after kills, all swept; journal %zu ops for %zu "
-              "landed edits, %zu torn records injected, %zu skipped; %zu `hashline log` checks\n",
+              "landed edits, %zu torn records injected, %zu skipped; %zu `hashline log` checks; "
+              "%zu killed runs whose file changed undone through the journal\n",
               static_cast<long long>(runs), rows, text.size(),
               static_cast<long long>(typical_run.count() / 1000), killed, killed_landed, completed,
-              refused, litter_seen, ops, landed.size(), torn_injected, skipped, log_checks);
+              refused, litter_seen, ops, landed.size(), torn_injected, skipped, log_checks,
+              undone_after_kill);
   for (const auto& [code, count] : refusal_codes)
     std::printf("cli crash safety: %d refusals %s before the retry\n", count, code.c_str());
 }
