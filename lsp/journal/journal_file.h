@@ -14,7 +14,7 @@
 // Durability (docs/journal.md). Every record is written by one write(2) under the lock before the
 // call returns, so a killed process loses nothing it appended. `Synced` appends are fsynced
 // before returning (disk edits' intents, review states, turns, reversals); `Grouped` appends
-// (edits of editor buffers) are fsynced at most once per `group_sync` (the first append after a
+// (edits of editor buffers) are fsynced at most once per kGroupSync (the first append after a
 // quiet second syncs at once), and by any later synced append: an OS crash or power loss can
 // lose the buffer-edit records of the last second, plus a tail not yet written back by the
 // kernel when the session went quiet right before it.
