@@ -269,7 +269,8 @@ TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal)
       text = std::move(new_text);
     }
 
-    if (outcome.killed) {
+    // Under ASan (every process several times slower) an unchanged file is checked every 5th kill.
+    if (outcome.killed && (is_new || !kSanitized || run % 5 == 0)) {
       // Killed at any point: the file is unchanged, or it changed and the journal knows the op.
       // `hashline log` resolves the dead writer's intent; from then on the op (if it landed) is
       // in the journal for every reader, and undoing it restores the previous bytes.
