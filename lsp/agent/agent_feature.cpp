@@ -87,6 +87,9 @@ void registerAgentEndpoint(LspServer& server, AgentService& service) {
     exitCleanup().socket_path = endpoint->socketPath();
     exitCleanup().discovery_file = endpoint->discoveryFile();
   });
+  // Folders added later are served too: CLIs find this sidecar through the discovery file.
+  server.onRootsChanged(
+      [endpoint](const std::vector<std::string>& roots) { endpoint->updateRoots(roots); });
 }
 
 } // namespace hashline::lsp

@@ -42,6 +42,11 @@ bool fromJSON(const json& value, WorkspaceFolder& out, JsonPath path) {
   return r && r.map("uri", out.uri) && r.mapOptional("name", out.name);
 }
 
+bool fromJSON(const json& value, WorkspaceFoldersChangeEvent& out, JsonPath path) {
+  ObjectReader r(value, path);
+  return r && r.map("added", out.added) && r.map("removed", out.removed);
+}
+
 bool fromJSON(const json& value, ClientInfo& out, JsonPath path) {
   ObjectReader r(value, path);
   return r && r.map("name", out.name) && r.mapOptional("version", out.version);

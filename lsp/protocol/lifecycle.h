@@ -49,7 +49,14 @@ struct InitializeParams {
   nlohmann::json initializationOptions; // null when absent
 };
 
+/// workspace/didChangeWorkspaceFolders: `{event: {added: [...], removed: [...]}}`.
+struct WorkspaceFoldersChangeEvent {
+  std::vector<WorkspaceFolder> added;
+  std::vector<WorkspaceFolder> removed;
+};
+
 bool fromJSON(const nlohmann::json& value, WorkspaceFolder& out, JsonPath path);
+bool fromJSON(const nlohmann::json& value, WorkspaceFoldersChangeEvent& out, JsonPath path);
 bool fromJSON(const nlohmann::json& value, ClientInfo& out, JsonPath path);
 bool fromJSON(const nlohmann::json& value, ClientCapabilities& out, JsonPath path);
 bool fromJSON(const nlohmann::json& value, InitializeParams& out, JsonPath path);

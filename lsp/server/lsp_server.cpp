@@ -7,6 +7,7 @@
 #include "lsp/support/uri.h"
 #include "lsp/version.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <signal.h>
 
@@ -91,6 +92,7 @@ void LspServer::onNotification(const std::string& method, json params) {
     return;
   }
   if (method == "initialized") return;
+  if (method == "workspace/didChangeWorkspaceFolders") return handleWorkspaceFolders(params);
   if (const auto* handler = methods_.findNotification(method)) return (*handler)(std::move(params));
   if (method.rfind("$/", 0) == 0) return; // optional protocol notifications
   log::debug("ignoring unknown notification ", method);
@@ -137,6 +139,7 @@ void LspServer::handleInitialize(const json& raw, const Reply& reply) {
 
   json capabilities = {
       {"positionEncoding", std::string(encodingName(encoding))},
+      {"workspace", {{"workspaceFolders", {{"supported", true}, {"changeNotifications", true}}}}},
       {"textDocumentSync",
        {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
       {"executeCommandProvider", {{"commands", methods_.commandNames()}}},
@@ -158,6 +161,38 @@ void LspServer::handleInitialize(const json& raw, const Reply& reply) {
   state_ = State::Running;
   reply.result(std::move(result));
   watchParentProcess();
+}
+
+void LspServer::handleWorkspaceFolders(const json& raw) {
+  WorkspaceFoldersChangeEvent event;
+  JsonPath::Root root("params.event");
+  if (!raw.is_object() || !raw.contains("event") ||
+      !fromJSON(raw["event"], event, JsonPath(root))) {
+    log::warn("ignoring workspace/didChangeWorkspaceFolders with invalid params: ",
+              raw.is_object() && raw.contains("event") ? root.describe() : "no event");
+    return;
+  }
+  std::vector<std::string> roots;
+  for (const std::string& existing : workspace_roots_) {
+    bool removed = std::any_of(event.removed.begin(), event.removed.end(), [&](const auto& f) {
+      auto path = fileUriToPath(f.uri);
+      return path && *path == existing;
+    });
+    if (!removed) roots.push_back(existing);
+  }
+  for (const auto& folder : event.added) {
+    auto path = fileUriToPath(folder.uri);
+    if (!path) {
+      log::warn("ignoring added workspace folder ", folder.uri, ": not a file URI");
+      continue;
+    }
+    if (std::find(roots.begin(), roots.end(), *path) == roots.end()) roots.push_back(*path);
+  }
+  workspace_roots_ = std::move(roots);
+  log::info("workspace folders changed: +", event.added.size(), " -", event.removed.size(), ", ",
+            workspace_roots_.size(), " workspace root(s)");
+  for (const auto& hook : roots_hooks_)
+    hook(workspace_roots_);
 }
 
 void LspServer::handleExecuteCommand(json raw, const Reply& reply) {

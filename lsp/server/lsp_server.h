@@ -57,6 +57,9 @@ public:
   using InitializeHook =
       std::function<void(const InitializeParams& params, nlohmann::json& capabilities)>;
   void onInitialize(InitializeHook hook) { initialize_hooks_.push_back(std::move(hook)); }
+  /// Called after workspace/didChangeWorkspaceFolders changed workspaceRoots().
+  using RootsHook = std::function<void(const std::vector<std::string>& roots)>;
+  void onRootsChanged(RootsHook hook) { roots_hooks_.push_back(std::move(hook)); }
 
   /// Serves until `exit`, end of input or a broken frame; returns the process exit code.
   int run();
@@ -92,6 +95,7 @@ public:
 private:
   void handleInitialize(const nlohmann::json& params, const Reply& reply);
   void handleExecuteCommand(nlohmann::json params, const Reply& reply);
+  void handleWorkspaceFolders(const nlohmann::json& params);
   void watchParentProcess();
   void stop(const std::string& why);
 
@@ -102,6 +106,7 @@ private:
   MethodRegistry methods_;
   DocumentStore documents_;
   std::vector<InitializeHook> initialize_hooks_;
+  std::vector<RootsHook> roots_hooks_;
   InitializeParams client_params_;
   std::vector<std::string> workspace_roots_;
   State state_ = State::Uninitialized;
