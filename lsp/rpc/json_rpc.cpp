@@ -155,7 +155,7 @@ std::int64_t JsonRpcConnection::call(const std::string& method, json params,
   pending.callback = std::move(callback);
   pending.timer = std::make_unique<boost::asio::steady_timer>(io_, timeout);
   std::weak_ptr<rpc_detail::Core> weak = core_;
-  pending.timer->async_wait([this, weak, id](boost::system::error_code error) {
+  pending.timer->async_wait([weak, id](boost::system::error_code error) {
     auto core = weak.lock();
     if (error || !core) return;
     auto it = core->calls.find(id);
