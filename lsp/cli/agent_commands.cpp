@@ -271,6 +271,8 @@ int runServiceCall(const std::string& command, const std::string& method, json p
     params["agent"] = "cli";
   if (global.turn) params["turn"] = *global.turn;
   if (global.confirm) params["confirm"] = true;
+  // Human output prints the joined rows: the per-row objects are not needed (nor built).
+  if (method == "read" && !global.json) params["format"] = "text";
 
   agent::RouterOptions options;
   options.workspace = global.workspace;
