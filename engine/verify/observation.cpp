@@ -38,6 +38,7 @@ Observation::Observation(std::size_t max_reads, std::size_t max_keys)
 
 ReadRecord& Observation::recordFor(std::int64_t version, Tier tier, std::uint32_t line_count,
                                    std::uint32_t lsp_line_count) {
+  ++revision_;
   for (auto it = reads_.begin(); it != reads_.end(); ++it) {
     if (it->version != version || it->tier != tier) continue;
     // Same text seen again: move it to the back so it counts as the latest read.
@@ -103,6 +104,16 @@ void Observation::recordRead(const ReadView& view) {
 void Observation::restoreRead(ReadRecord record) {
   ReadRecord& into =
       recordFor(record.version, record.tier, record.line_count, record.lsp_line_count);
+  if (into.issued.empty() && into.shown.empty()) {
+    // New here (a load): take the record whole; saved keys are sorted, so no re-sort follows.
+    const bool sorted = record.sorted;
+    into.issued = std::move(record.issued);
+    into.shown = std::move(record.shown);
+    into.sorted = sorted;
+    into.sorted_size = sorted ? into.issued.size() : 0;
+    enforceBounds();
+    return;
+  }
   into.issued.insert(into.issued.end(), record.issued.begin(), record.issued.end());
   into.sorted = false;
   for (const auto& span : record.shown)
@@ -126,17 +137,34 @@ const ReadRecord* Observation::issuerOf(const Anchor& anchor) const {
   return nullptr;
 }
 
+void ObservationStore::setLoader(Loader loader) {
+  loader_ = std::move(loader);
+  asked_.clear();
+}
+
+void ObservationStore::load(const std::string& session, const std::string& document) const {
+  if (!loader_) return;
+  std::pair<std::string, std::string> key{session, document};
+  if (observations_.count(key) != 0 || !asked_.insert(key).second) return;
+  Observation loaded;
+  loader_(session, document, loaded);
+  if (loaded.observed()) observations_.emplace(std::move(key), std::move(loaded));
+}
+
 Observation& ObservationStore::observe(const std::string& session, const std::string& document) {
+  load(session, document);
   return observations_[{session, document}];
 }
 
 const Observation* ObservationStore::find(const std::string& session,
                                           const std::string& document) const {
+  load(session, document);
   const auto it = observations_.find({session, document});
   return it == observations_.end() ? nullptr : &it->second;
 }
 
 Observation* ObservationStore::find(const std::string& session, const std::string& document) {
+  load(session, document);
   const auto it = observations_.find({session, document});
   return it == observations_.end() ? nullptr : &it->second;
 }

@@ -16,7 +16,9 @@
 // anchors then verify as anchors from "no history").
 //
 // ObservationStore maps (session, document key) to Observations; document keys are whatever the
-// caller uses (URI or canonical path). Not thread-safe: callers serialize access.
+// caller uses (URI or canonical path). It may be given a loader (persistence: lsp/service/
+// observation_json.h) that fills a pair from storage the first time it is asked for, so a process
+// holds only the pairs its requests touch. Not thread-safe: callers serialize access.
 #pragma once
 
 #include "engine/anchors/anchor.h"
@@ -25,8 +27,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,8 +87,12 @@ public:
   const ReadRecord* issuerOf(const Anchor& anchor) const;
   const std::deque<ReadRecord>& reads() const { return reads_; }
   /// Appends a record as it was saved, as the newest read (persistence: lsp/service/
-  /// observation_json.h). A record for the same version and tier is merged; bounds apply.
+  /// observation_json.h). A record for the same version and tier is merged; bounds apply. A
+  /// record whose keys are already sorted (`sorted`) keeps them as they are when it is new here.
   void restoreRead(ReadRecord record);
+  /// Counts the changes made to this observation (every record, restore or re-read); persistence
+  /// compares it with the count at load time to save only what changed.
+  std::uint64_t revision() const { return revision_; }
 
 private:
   ReadRecord& recordFor(std::int64_t version, Tier tier, std::uint32_t line_count,
@@ -95,27 +103,41 @@ private:
   std::deque<ReadRecord> reads_;
   std::size_t max_reads_;
   std::size_t max_keys_;
+  std::uint64_t revision_ = 0;
 };
 
 class ObservationStore {
 public:
+  /// Fills `into` (empty) with the stored observation of (session, document), if any.
+  using Loader = std::function<void(const std::string& session, const std::string& document,
+                                    Observation& into)>;
+
   /// The observation of `document` by `session`, created empty when missing.
   Observation& observe(const std::string& session, const std::string& document);
   /// nullptr when the session never read the document.
   const Observation* find(const std::string& session, const std::string& document) const;
   Observation* find(const std::string& session, const std::string& document);
-  /// Drops every session's observation of `document` (closed, deleted, renamed away).
+  /// Drops every session's observation of `document` (closed, deleted, renamed away); like
+  /// forgetSession and renameDocument, it acts on the pairs held, not on storage.
   void forgetDocument(const std::string& document);
   void forgetSession(const std::string& session);
   /// Moves observations of `from` to `to` (a rename keeps what was read).
   void renameDocument(const std::string& from, const std::string& to);
-  /// Every (session, document) → Observation, for persistence.
+  /// Every (session, document) → Observation held, for persistence.
   const std::map<std::pair<std::string, std::string>, Observation>& entries() const {
     return observations_;
   }
+  /// Asks `loader` once per pair, the first time observe/find names a pair not held (nullptr:
+  /// none; pairs are then only what this process recorded).
+  void setLoader(Loader loader);
 
 private:
-  std::map<std::pair<std::string, std::string>, Observation> observations_;
+  /// Runs the loader for a pair not held and not asked about yet.
+  void load(const std::string& session, const std::string& document) const;
+
+  mutable std::map<std::pair<std::string, std::string>, Observation> observations_;
+  mutable std::set<std::pair<std::string, std::string>> asked_; // pairs the loader was asked about
+  Loader loader_;
 };
 
 } // namespace hashline

@@ -151,11 +151,13 @@ ServiceOutcome AgentRouter::callDisk(const std::string& method, json params) {
 
   auto service =
       lsp::HashlineService::forDisk(route_.roots, lsp::ServiceOptions::fromEnvironment());
-  std::optional<std::string> observations_file;
-  if (auto dir = disk::workspaceStateDirectory(route_.roots.front())) {
-    observations_file = *dir + "/observations.json";
-    Status loaded = lsp::loadObservations(service->observations(), *observations_file);
-    if (!loaded) log::warn("ignoring unreadable observations: ", loaded.error().message);
+  // What sessions read, one file per (session, document), loaded as the call names them.
+  std::optional<lsp::ObservationFiles> observations;
+  if (auto dir = lsp::ObservationFiles::directoryFor(route_.roots.front())) {
+    observations.emplace(*dir);
+    observations->attach(service->observations());
+    if (method == "status" && params.contains("session") && params["session"].is_string())
+      observations->loadSession(service->observations(), params["session"].get<std::string>());
   } else {
     log::warn("no state directory: ", dir.error().message);
   }
@@ -163,13 +165,16 @@ ServiceOutcome AgentRouter::callDisk(const std::string& method, json params) {
   std::optional<ServiceOutcome> answer;
   service->call(method, std::move(params),
                 [&answer](ServiceOutcome outcome) { answer = std::move(outcome); });
+  if (observations) {
+    for (const std::string& problem : observations->problems())
+      log::warn("ignoring unreadable observations: ", problem);
+    Status saved = observations->save(service->observations());
+    if (!saved) log::warn("cannot save observations: ", saved.error().message);
+    service->observations().setLoader(nullptr);
+  }
   if (!answer)
     return lsp::RpcError::make(lsp::RpcErrorCode::InternalError,
                                "the disk service did not answer synchronously");
-  if (observations_file && method != "status") {
-    Status saved = lsp::saveObservations(service->observations(), *observations_file);
-    if (!saved) log::warn("cannot save observations: ", saved.error().message);
-  }
   return std::move(*answer);
 }
 

@@ -12,7 +12,8 @@
 //    confirmed; reads and disk work answer before `call` returns.
 //  - `forDisk(roots)`: no editor (the in-process CLI, tests): everything answers synchronously,
 //    before `call` returns; no io_context needed. Persist what sessions read across runs with
-//    lsp/service/observation_json.h (`loadObservations` before, `saveObservations` after).
+//    lsp/service/observation_json.h (ObservationFiles: `attach` to `observations()` before,
+//    `save` after; pairs load lazily as requests name them).
 //
 // Methods: read, edit, replace, headtail, range, patch, draft, ed, status; and the journal's
 // undo, reject, rewind, accept, pending, log, diff, turn (lsp/journal/journal_service.h, which
