@@ -166,8 +166,10 @@ ServiceOutcome AgentRouter::callDisk(const std::string& method, json params) {
   service->call(method, std::move(params),
                 [&answer](ServiceOutcome outcome) { answer = std::move(outcome); });
   if (observations) {
+    // Not a warning: stderr starts with the answer's error code, and a damaged file only means
+    // the session reads again (its edit is refused with NOT_OBSERVED).
     for (const std::string& problem : observations->problems())
-      log::warn("ignoring unreadable observations: ", problem);
+      log::info("ignoring unreadable observations: ", problem);
     Status saved = observations->save(service->observations());
     if (!saved) log::warn("cannot save observations: ", saved.error().message);
     service->observations().setLoader(nullptr);

@@ -222,7 +222,8 @@ Result<DecodedObservation> decodeObservation(std::string_view bytes) {
 
 // --- ObservationFiles --------------------------------------------------------------------------
 
-ObservationFiles::ObservationFiles(std::string directory) : directory_(std::move(directory)) {}
+ObservationFiles::ObservationFiles(std::string directory, Limits limits)
+    : directory_(std::move(directory)), limits_(limits) {}
 
 Result<std::string> ObservationFiles::directoryFor(const std::string& canonical_root) {
   Result<std::string> state = disk::workspaceStateDirectory(canonical_root);
@@ -343,8 +344,8 @@ Status ObservationFiles::savePair(const Key& key, const Observation& observation
   if (!written) return written.error();
   loaded_[key] = Loaded{written->fingerprint, observation.revision()};
   if (!expected) {
-    prune(session_dir, kMaxDocumentsPerSession, false);
-    if (new_session) prune(directory_, kMaxSessions, true);
+    prune(session_dir, limits_.documents_per_session, false);
+    if (new_session) prune(directory_, limits_.sessions, true);
   }
   return Status::success();
 }

@@ -23,7 +23,7 @@
 // reads first, then this run's (same version and tier: one record, keys united), bounds applied —
 // so neither run's reads are lost. Runs on different pairs never touch the same file. Writes are
 // atomic (lsp/disk/atomic_writer.h). Size: bounded per pair by Observation's bounds, and to
-// kMaxDocumentsPerSession files per session and kMaxSessions sessions (the least recently written
+// 1024 files per session and 256 sessions (ObservationFileLimits; the least recently written
 // go first when a new file or session is added).
 //
 // The format-1 `observations.json` of earlier versions (one JSON file holding every pair) is
@@ -57,13 +57,18 @@ struct DecodedObservation {
 /// Parses a pair's file; IO_ERROR naming the problem when any check fails.
 Result<DecodedObservation> decodeObservation(std::string_view bytes);
 
+/// How many pair files ObservationFiles keeps (the least recently written go first).
+struct ObservationFileLimits {
+  std::size_t documents_per_session = 1024;
+  std::size_t sessions = 256;
+};
+
 class ObservationFiles {
 public:
-  static constexpr std::size_t kMaxDocumentsPerSession = 1024;
-  static constexpr std::size_t kMaxSessions = 256;
+  using Limits = ObservationFileLimits;
 
   /// Pairs live under `directory` (made when first written).
-  explicit ObservationFiles(std::string directory);
+  explicit ObservationFiles(std::string directory, Limits limits = {});
 
   /// `<workspace state dir>/observations` for a canonical workspace root.
   static Result<std::string> directoryFor(const std::string& canonical_root);
@@ -94,6 +99,7 @@ private:
   void prune(const std::string& directory, std::size_t keep, bool directories) const;
 
   std::string directory_;
+  Limits limits_;
   std::map<Key, Loaded> loaded_;
   std::vector<std::string> problems_;
 };
