@@ -7,6 +7,7 @@
 #include "lsp/support/log.h"
 
 #include <boost/asio/steady_timer.hpp>
+#include <vector>
 
 namespace hashline::lsp {
 
@@ -19,6 +20,7 @@ struct BufferApplier::InFlight {
   std::string label;
   BufferPlanner planner;
   BufferDone done;
+  BufferLate late;
   DocumentQueue::Finished finished;
 
   int attempt = 0;
@@ -100,8 +102,9 @@ BufferApplier::makeFlight(const std::string& key, std::string label, BufferPlann
 }
 
 void BufferApplier::apply(const std::string& key, std::string label, BufferPlanner planner,
-                          BufferDone done, std::optional<bool> confirm) {
+                          BufferDone done, std::optional<bool> confirm, BufferLate late) {
   auto flight = makeFlight(key, std::move(label), std::move(planner), std::move(done), confirm);
+  flight->late = std::move(late);
   queue_.run(key, [this, flight](DocumentQueue::Finished finished) mutable {
     flight->finished = std::move(finished);
     in_flight_[flight->key] = flight;
@@ -244,6 +247,7 @@ void BufferApplier::onReply(const std::shared_ptr<InFlight>& flight, std::uint64
                                               std::to_string(response.error.code) + ": " +
                                               response.error.message + ")"));
   case CallResponse::TimedOut:
+    watchForLateLanding(flight);
     return fail(flight, Error::make(ErrorCode::EditorTimeout,
                                     "the editor did not answer workspace/applyEdit in time"));
   case CallResponse::ConnectionClosed:
@@ -282,6 +286,7 @@ void BufferApplier::onTimer(const std::shared_ptr<InFlight>& flight, std::uint64
   if (flight->complete) return;
   switch (flight->phase) {
   case InFlight::Phase::AwaitReply:
+    watchForLateLanding(flight);
     return fail(flight, Error::make(ErrorCode::EditorTimeout,
                                     "the editor did not answer workspace/applyEdit within " +
                                         std::to_string(applyTimeout(*flight).count()) + " ms" +
@@ -328,7 +333,55 @@ bool BufferApplier::landsOn(const DocumentEvent& event, const Rope& prediction) 
   return false;
 }
 
+void BufferApplier::watchForLateLanding(const std::shared_ptr<InFlight>& flight) {
+  if (!flight->late || !flight->has_plan) return;
+  LateWatch watch;
+  watch.planned = flight->planned;
+  watch.sent_version = flight->sent_version;
+  watch.attempts = flight->attempt + 1;
+  watch.confirmation = flight->confirmation;
+  watch.late = flight->late;
+  watch.deadline = std::chrono::steady_clock::now() + kLateLandingWindow;
+  late_.emplace(flight->key, std::move(watch));
+}
+
+void BufferApplier::checkLateLandings(const DocumentEvent& event) {
+  auto [first, last] = late_.equal_range(event.key);
+  if (first == last) return;
+  if (event.kind == DocumentEvent::Closed) {
+    late_.erase(first, last);
+    return;
+  }
+  if (!event.document || event.document->desynced()) return;
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<LateWatch> landed;
+  for (auto it = first; it != last;) {
+    if (now > it->second.deadline) {
+      it = late_.erase(it);
+    } else if (landsOn(event, it->second.planned.after)) {
+      landed.push_back(std::move(it->second));
+      it = late_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (LateWatch& watch : landed) {
+    log::warn("an agent edit of ", event.document->uri, " reported EDITOR_TIMEOUT landed late, at ",
+              "version ", event.document->document.version(), "; journaled");
+    BufferApplied applied;
+    applied.uri = event.document->uri;
+    applied.version_before = watch.sent_version;
+    applied.version_after = event.document->document.version();
+    applied.committed = event.document->document.text();
+    applied.attempts = watch.attempts;
+    applied.confirmation = watch.confirmation;
+    applied.planned = std::move(watch.planned);
+    watch.late(std::move(applied));
+  }
+}
+
 void BufferApplier::onDocumentEvent(const DocumentEvent& event) {
+  checkLateLandings(event);
   auto it = in_flight_.find(event.key);
   if (it == in_flight_.end()) return;
   std::shared_ptr<InFlight> flight = it->second;

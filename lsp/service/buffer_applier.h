@@ -22,6 +22,10 @@
 // true`) when the client declared `changeAnnotationSupport` — else plain, as always. Such an
 // edit waits `confirm_apply_timeout` for the answer (a human decides), and `applied:false` is
 // final: EDITOR_REJECTED with a hint that the user declined, never resent (no second prompt).
+// Late landings: an edit that got no answer in time is reported EDITOR_TIMEOUT, but the editor
+// may still apply it (a slow client, a person who confirms after the timeout). For ten minutes
+// the pipeline keeps watching the mirror for that edit's predicted text; if it appears, the
+// caller's `late` callback gets what landed (the service journals it, so it can be undone).
 // Threading: single-threaded, on the server's io_context.
 #pragma once
 
@@ -33,6 +37,7 @@
 #include "lsp/workspace/document_store.h"
 
 #include <boost/asio/io_context.hpp>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -83,6 +88,8 @@ struct BufferApplied {
 };
 
 using BufferDone = std::function<void(Result<BufferApplied> outcome)>;
+/// An edit already reported EDITOR_TIMEOUT that the mirror then showed landing after all.
+using BufferLate = std::function<void(BufferApplied applied)>;
 
 class BufferApplier {
 public:
@@ -92,9 +99,12 @@ public:
   BufferApplier& operator=(const BufferApplier&) = delete;
 
   /// Queues an edit of the document `key` (canonical URI); `done` runs exactly once. `confirm`:
-  /// the request's wish for the user's confirmation (unset: the session default).
+  /// the request's wish for the user's confirmation (unset: the session default). `late` runs at
+  /// most once, after `done` reported EDITOR_TIMEOUT, if the edit lands later after all.
   void apply(const std::string& key, std::string label, BufferPlanner planner, BufferDone done,
-             std::optional<bool> confirm = std::nullopt);
+             std::optional<bool> confirm = std::nullopt, BufferLate late = nullptr);
+  /// How long an edit that timed out is watched for a late landing.
+  static constexpr std::chrono::minutes kLateLandingWindow{10};
 
   /// Runs `job` on `key`'s queue (for multi-step work such as a patch across files).
   void enqueue(const std::string& key, DocumentQueue::Job job) { queue_.run(key, std::move(job)); }
@@ -121,6 +131,8 @@ private:
   void fail(const std::shared_ptr<InFlight>& flight, Error error);
   void armTimer(const std::shared_ptr<InFlight>& flight, std::chrono::milliseconds after);
   bool landsOn(const DocumentEvent& event, const Rope& prediction) const;
+  void watchForLateLanding(const std::shared_ptr<InFlight>& flight);
+  void checkLateLandings(const DocumentEvent& event);
   std::chrono::milliseconds applyTimeout(const InFlight& flight) const;
 
   EditorLink link_;
@@ -128,6 +140,15 @@ private:
   DocumentQueue queue_;
   std::size_t listener_id_ = 0;
   std::map<std::string, std::shared_ptr<InFlight>> in_flight_; // key → the one in flight
+  struct LateWatch {
+    PlannedEdit planned;
+    std::int64_t sent_version = 0;
+    int attempts = 1;
+    Confirmation confirmation = Confirmation::Off;
+    BufferLate late;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  std::multimap<std::string, LateWatch> late_; // key → timed-out edits watched for a landing
 };
 
 } // namespace hashline::lsp

@@ -228,18 +228,7 @@ void HashlineService::editBuffer(FormRequest request, Target target, ServiceCall
                               open ? &open->document.changeLog() : nullptr,
                               open ? &cacheFor(target.key) : nullptr, &observation);
         if (open) open->document.keepSnapshot();
-        AppliedEdit record;
-        record.backend = AppliedEdit::Backend::Buffer;
-        record.method = std::string(formMethod(shared->kind));
-        record.caller = shared->caller;
-        record.uri = applied.uri;
-        record.path = target.path;
-        record.version_before = applied.version_before;
-        record.version_after = applied.version_after;
-        record.before = applied.planned.before;
-        record.after = applied.committed;
-        record.plan = applied.planned.plan;
-        report(record);
+        report(bufferRecord(*shared, target, applied));
         EditSummary summary{
             applied.uri,           target.path,          "buffer", applied.version_before,
             applied.version_after, &applied.planned.plan};
@@ -249,7 +238,27 @@ void HashlineService::editBuffer(FormRequest request, Target target, ServiceCall
         summary.attempts = applied.attempts;
         done(editResultJSON(summary));
       },
-      shared->caller.confirm);
+      shared->caller.confirm,
+      // Reported EDITOR_TIMEOUT, then applied by the editor after all: journal what landed.
+      [this, shared, target](BufferApplied applied) {
+        report(bufferRecord(*shared, target, applied));
+      });
+}
+
+AppliedEdit HashlineService::bufferRecord(const FormRequest& request, const Target& target,
+                                          const BufferApplied& applied) const {
+  AppliedEdit record;
+  record.backend = AppliedEdit::Backend::Buffer;
+  record.method = std::string(formMethod(request.kind));
+  record.caller = request.caller;
+  record.uri = applied.uri;
+  record.path = target.path;
+  record.version_before = applied.version_before;
+  record.version_after = applied.version_after;
+  record.before = applied.planned.before;
+  record.after = applied.committed;
+  record.plan = applied.planned.plan;
+  return record;
 }
 
 void HashlineService::editDisk(const FormRequest& request, const Target& target,

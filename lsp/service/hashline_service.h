@@ -76,6 +76,9 @@ private:
   void read(const ReadRequest& request, ServiceCallback done);
   void edit(FormRequest request, ServiceCallback done);
   void editBuffer(FormRequest request, Target target, ServiceCallback done);
+  /// The journal record of an edit that landed in an open buffer.
+  AppliedEdit bufferRecord(const FormRequest& request, const Target& target,
+                           const BufferApplied& applied) const;
   void editDisk(const FormRequest& request, const Target& target, ServiceCallback done);
   void patch(PatchRequest request, ServiceCallback done);
   void status(const nlohmann::json& params, ServiceCallback done);

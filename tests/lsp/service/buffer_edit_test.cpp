@@ -173,6 +173,30 @@ TEST_F(BufferEditTest, NoReplyTimesOut) {
   EXPECT_EQ(result["error"]["code"], "EDITOR_TIMEOUT") << result.dump();
 }
 
+TEST_F(BufferEditTest, EditThatTimedOutButLandsLateIsJournaled) {
+  open("a.txt", "one\ntwo\nthree\n");
+  service("read", {{"uri", uriOf("a.txt")}});
+  std::int64_t id =
+      startService("replace", {{"uri", uriOf("a.txt")}, {"old", "two"}, {"new", "2"}});
+  json request = nextApplyEdit();
+  json result = finish(id);
+  ASSERT_EQ(result["error"]["code"], "EDITOR_TIMEOUT") << result.dump();
+  EXPECT_TRUE(service("log", json::object())["ops"].empty());
+  // The slow editor applies the edit after all (its version still matches: nobody typed).
+  applyAndConfirm(request);
+  EXPECT_EQ(model("a.txt").text, "one\n2\nthree\n");
+  expectMirrorMatches("a.txt");
+  json log = service("log", json::object());
+  ASSERT_EQ(log["ops"].size(), 1u) << log.dump();
+  // Journaled, so it can be undone without touching what the user typed since.
+  typeLineAt("a.txt", 0, "zero");
+  const std::string op = std::to_string(log["ops"][0]["op"].get<std::int64_t>());
+  std::int64_t undo = startService("undo", {{"op", op}});
+  applyAndConfirm(nextApplyEdit());
+  EXPECT_EQ(finish(undo)["status"], "applied");
+  EXPECT_EQ(model("a.txt").text, "zero\none\ntwo\nthree\n");
+}
+
 TEST_F(BufferEditTest, UserTypedBetweenVerifyAndApplyIsRetried) {
   open("a.txt", "one\ntwo\nthree\n");
   json read = service("read", {{"uri", uriOf("a.txt")}});
