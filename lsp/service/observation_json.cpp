@@ -287,13 +287,16 @@ void ObservationFiles::loadSession(ObservationStore& store, const std::string& s
 
 Status ObservationFiles::save(const ObservationStore& store) {
   bool wrote = false;
+  Status result = Status::success();
   for (const auto& [key, observation] : store.entries()) {
     if (!observation.observed()) continue;
     const auto it = loaded_.find(key);
     if (it != loaded_.end() && it->second.revision == observation.revision()) continue;
     Status saved = savePair(key, observation);
-    if (!saved) return saved;
-    wrote = true;
+    if (saved)
+      wrote = true;
+    else if (result)
+      result = saved;
   }
   if (wrote) {
     // Format 1 (one JSON file for every pair) is not read any more: drop it.
@@ -301,7 +304,7 @@ Status ObservationFiles::save(const ObservationStore& store) {
     ::unlink(old.c_str());
     ::unlink((old + ".lock").c_str());
   }
-  return Status::success();
+  return result;
 }
 
 Status ObservationFiles::savePair(const Key& key, const Observation& observation) {

@@ -81,7 +81,8 @@ public:
   /// Loads every stored pair of `session` into `store` (for `status`, which counts them).
   void loadSession(ObservationStore& store, const std::string& session);
   /// Writes the observed pairs of `store` that changed since loaded (see the file comment).
-  /// Stops at the first failure (IO_ERROR); pairs written before it stay written.
+  /// A pair that cannot be written (IO_ERROR) does not stop the others; the first error is
+  /// returned.
   Status save(const ObservationStore& store);
 
   /// What was skipped while loading (one line per file), for the caller's log.
