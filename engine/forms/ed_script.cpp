@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
+#include <re2/re2.h>
+#include <string>
+#include <vector>
 
 namespace hashline::forms {
 namespace {
@@ -112,34 +114,74 @@ Status parseSubstitution(std::string_view rest, EdCommand& command, std::size_t 
   return Status::success();
 }
 
-// ed's replacement syntax → std::regex format syntax.
-std::string toRegexFormat(std::string_view replacement) {
-  std::string out;
+// One piece of an `s` replacement: literal text, or submatch `group` (0 = the whole match).
+struct ReplacementPart {
+  std::string literal;
+  int group = -1;
+};
+
+// ed's replacement syntax: `&` the match, `\1`-`\9` groups, `\n` a line break, `\&` / `\\` / `\x`
+// the character itself, `$` literal.
+std::vector<ReplacementPart> parseReplacement(std::string_view replacement) {
+  std::vector<ReplacementPart> parts;
+  auto literal = [&](std::string_view text) {
+    if (parts.empty() || parts.back().group >= 0) parts.emplace_back();
+    parts.back().literal += text;
+  };
   for (std::size_t i = 0; i < replacement.size(); ++i) {
-    char c = replacement[i];
+    const char c = replacement[i];
     if (c == '\\' && i + 1 < replacement.size()) {
-      char next = replacement[++i];
-      if (next >= '1' && next <= '9') {
-        out += '$';
-        out += next;
-      } else if (next == 'n') {
-        out += '\n';
-      } else if (next == '&') {
-        out += '&';
-      } else if (next == '$') {
-        out += "$$";
-      } else {
-        out += next;
-      }
+      const char next = replacement[++i];
+      if (next >= '1' && next <= '9')
+        parts.push_back(ReplacementPart{{}, next - '0'});
+      else if (next == 'n')
+        literal("\n");
+      else
+        literal(std::string_view(&replacement[i], 1));
     } else if (c == '&') {
-      out += "$&";
-    } else if (c == '$') {
-      out += "$$";
+      parts.push_back(ReplacementPart{{}, 0});
     } else {
-      out += c;
+      literal(std::string_view(&replacement[i], 1));
     }
   }
-  return out;
+  return parts;
+}
+
+// The memory RE2 may use for one compiled pattern (its programs and DFA caches); beyond it
+// compiling fails (a huge pattern) or matching falls back to the NFA (still linear).
+constexpr std::int64_t kPatternMemory = 8 << 20;
+
+Error patternError(const std::string& pattern, const RE2& re) {
+  std::string why = re.error();
+  const std::string& arg = re.error_arg();
+  if (re.error_code() == RE2::ErrorBadEscape && arg.size() == 2 && arg[1] >= '1' && arg[1] <= '9')
+    why = "backreferences (" + arg + ") are not supported in s patterns";
+  else if (re.error_code() == RE2::ErrorBadPerlOp &&
+           (arg == "(?=" || arg == "(?!" || pattern.find("(?<=") != std::string::npos ||
+            pattern.find("(?<!") != std::string::npos))
+    why = "lookaround (" + (arg == "(?<" ? arg + "= / " + arg + "!" : arg) +
+          ") is not supported in s patterns";
+  else if (re.error_code() == RE2::ErrorBadPerlOp && arg == "(?<")
+    why = "named groups are written (?P<name>…) in s patterns";
+  else if (re.error_code() == RE2::ErrorPatternTooLarge)
+    why = "the pattern is too large (its program exceeds " + std::to_string(kPatternMemory >> 20) +
+          " MB)";
+  Error error =
+      Error::make(ErrorCode::PatchInvalid, "invalid regular expression '" + pattern + "': " + why);
+  error.hint = "s patterns use RE2 syntax (linear time): no backreferences (\\1) or lookaround "
+               "((?=, (?!, (?<=); named groups are (?P<name>…). Rewrite the pattern, or replace "
+               "the lines with c";
+  return error;
+}
+
+// The next position after an empty match at `at`: one UTF-8 character on (one byte when the
+// text is not valid UTF-8 there), so `g` never loops and never splits a character.
+std::size_t stepOver(std::string_view text, std::size_t at) {
+  std::size_t next = at + 1;
+  while (next < text.size() && next - at < 4 &&
+         (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80)
+    ++next;
+  return next;
 }
 
 } // namespace
@@ -342,40 +384,75 @@ private:
   }
 
   Status substitute(const EdCommand& command, std::int64_t first, std::int64_t last) {
-    std::regex pattern;
-    try {
-      auto flags = std::regex::ECMAScript;
-      if (command.ignore_case) flags |= std::regex::icase;
-      pattern = std::regex(command.pattern, flags);
-    } catch (const std::regex_error& e) {
-      return Error::make(ErrorCode::PatchInvalid,
-                         "invalid regular expression '" + command.pattern + "': " + e.what());
-    }
-    const std::string format = toRegexFormat(command.replacement);
+    RE2::Options options; // UTF-8, leftmost-first (Perl-like) semantics
+    options.set_log_errors(false);
+    options.set_max_mem(kPatternMemory);
+    options.set_case_sensitive(!command.ignore_case);
+    RE2 pattern(command.pattern, options);
+    if (!pattern.ok()) return patternError(command.pattern, pattern);
+    const std::vector<ReplacementPart> parts = parseReplacement(command.replacement);
+    const int groups = pattern.NumberOfCapturingGroups();
+    for (const ReplacementPart& part : parts)
+      if (part.group > groups)
+        return Error::make(ErrorCode::PatchInvalid,
+                           "s replacement refers to group \\" + std::to_string(part.group) +
+                               " but the pattern '" + command.pattern + "' has " +
+                               std::to_string(groups) + (groups == 1 ? " group" : " groups"))
+            .withHint("in the replacement \\N is the pattern's Nth (…) group, & the whole match, "
+                      "\\& a literal &, \\\\ a backslash");
+    std::vector<re2::StringPiece> match(static_cast<std::size_t>(groups) + 1);
     bool any = false;
     for (std::int64_t line = first; line <= last; ++line) {
       const auto l = static_cast<std::size_t>(line);
-      std::string content(table_.content(l));
+      const std::string_view content = table_.content(l);
+      const re2::StringPiece text(content.data(), content.size());
       std::string result;
-      std::size_t copied = 0;
+      std::size_t copied = 0;   // content[0, copied) is in result
+      std::size_t at = 0;       // where the next search starts
+      std::size_t last_end = 0; // end of the previous match
+      bool matched_before = false;
       unsigned seen = 0;
       bool changed = false;
-      for (auto it = std::sregex_iterator(content.begin(), content.end(), pattern);
-           it != std::sregex_iterator(); ++it) {
+      while (at <= content.size()) {
+        if (!pattern.Match(text, at, content.size(), RE2::UNANCHORED, match.data(),
+                           static_cast<int>(match.size())))
+          break;
+        const auto begin = static_cast<std::size_t>(match[0].data() - content.data());
+        const std::size_t end = begin + match[0].size();
+        if (match[0].empty() && matched_before && begin == last_end) {
+          // An empty match right after the previous match is not a new one (as ed and sed).
+          if (at >= content.size()) break;
+          at = stepOver(content, at);
+          continue;
+        }
         ++seen;
+        matched_before = true;
+        last_end = end;
         const bool take =
             command.occurrence > 0 ? seen == command.occurrence : (command.global || seen == 1);
-        if (!take) continue;
-        const std::smatch& match = *it;
-        result.append(content, copied, static_cast<std::size_t>(match.position()) - copied);
-        result += match.format(format);
-        copied = static_cast<std::size_t>(match.position() + match.length());
-        changed = true;
-        if (!command.global && command.occurrence == 0) break;
+        if (take) {
+          result.append(content, copied, begin - copied);
+          for (const ReplacementPart& part : parts) {
+            if (part.group < 0)
+              result += part.literal;
+            else if (const re2::StringPiece& group = match[static_cast<std::size_t>(part.group)];
+                     group.data() != nullptr)
+              result.append(group.data(), group.size());
+          }
+          copied = end;
+          changed = true;
+          if (command.occurrence > 0 || !command.global) break;
+        }
+        if (end > begin)
+          at = end;
+        else if (end < content.size())
+          at = stepOver(content, end);
+        else
+          break;
       }
       if (!changed) continue;
       any = true;
-      result.append(content, copied, std::string::npos);
+      result.append(content, copied, std::string_view::npos);
       Replacement r;
       r.begin = table_.contentBegin(l);
       r.end = table_.contentEnd(l);

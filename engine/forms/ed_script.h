@@ -11,9 +11,11 @@
 //   [addr]a / [addr]i / [range]c   then text lines, ended by a line holding only `.`
 //   [range]d     [range]m<addr>    [range]t<addr>     [range]s/re/rep/[g][i][N]
 // Addresses: N, $, an anchor; ranges: A,B, `,` or `%` (the whole file). `0a` inserts at the top,
-// `m0`/`t0` move/copy to the top. `s` uses ECMAScript regular expressions (std::regex), not
-// POSIX BRE; in the replacement `&` is the match, `\1`-`\9` groups, `\&` a literal `&`, `\n` a line
-// break, and `$` is literal. Any delimiter may follow `s`.
+// `m0`/`t0` move/copy to the top. `s` uses RE2 regular expressions (linear time, no recursion; no
+// backreferences or lookaround: PATCH_INVALID with a hint), not POSIX BRE; in the replacement `&`
+// is the match, `\1`-`\9` groups (a group the pattern lacks: PATCH_INVALID), `\&` a literal `&`,
+// `\n` a line break, and `$` is literal. Any delimiter may follow `s`. With `g`, an empty match
+// right after the previous match is skipped (as ed and sed: s/a*/-/g on baaac gives -b-c-).
 // Semantics: every address refers to the original text (as the anchored ops: DESIGN §4), so the
 // script is order-independent except that insertions at one place keep script order; commands
 // touching the same lines → OVERLAPPING_EDITS (naming both commands); `s` matching no line of its

@@ -83,6 +83,86 @@ TEST(Ed, SubstituteWithoutMatchIsNotFound) {
   EXPECT_EQ(runEd(kSix, "1s/(/y/\n").error().code, ErrorCode::PatchInvalid);
 }
 
+TEST(Ed, SubstituteEmptyMatchesAdvanceAsEdDoes) {
+  EXPECT_EQ(edited("abc\n", "1s/x*/-/g\n"), "-a-b-c-\n");
+  // An empty match right after a match is not another one (ed, sed; not Perl's -b--c-).
+  EXPECT_EQ(edited("baaac\n", "1s/a*/-/g\n"), "-b-c-\n");
+  EXPECT_EQ(edited("baaac\n", "1s/a*/-/2\n"), "b-c\n");
+  // Empty matches step over whole UTF-8 characters.
+  EXPECT_EQ(edited("\xC3\xA9\xE2\x86\x92\n", "1s/x*/-/g\n"), "-\xC3\xA9-\xE2\x86\x92-\n");
+  EXPECT_EQ(edited("\n", "1s/^/> /\n"), "> \n");
+}
+
+TEST(Ed, SubstituteContextAndReplacementDetails) {
+  // Later searches see the text before them: ^ and \b keep their meaning under g.
+  EXPECT_EQ(edited("aaa\n", "1s/^a/x/g\n"), "xaa\n");
+  EXPECT_EQ(edited("foo food foo\n", "1s/\\bfoo\\b/bar/g\n"), "bar food bar\n");
+  // A group that did not take part in the match is empty; \\ is a backslash, \$ a dollar.
+  EXPECT_EQ(edited("ab\n", "1s/(a)|b/[\\1]/g\n"), "[a][]\n");
+  EXPECT_EQ(edited("a\n", "1s/a/\\\\ \\$ $& \\x/\n"), "\\ $ $a x\n");
+  // UTF-8 aware: . is one character, i folds non-ASCII letters.
+  EXPECT_EQ(edited("\xC3\xA9t\xC3\xA9\n", "1s/^./E/\n"), "Et\xC3\xA9\n");
+  EXPECT_EQ(edited("\xC3\x89t\xC3\xA9\n", "1s/\xC3\xA9/e/gi\n"), "ete\n");
+  // Lazy quantifiers and Perl classes (RE2 syntax) work.
+  EXPECT_EQ(edited("<a><b>\n", "1s/<.+?>/X/\n"), "X<b>\n");
+  EXPECT_EQ(edited("x  1\t22\n", "1s/\\s+\\d+/;/g\n"), "x;;\n");
+}
+
+TEST(Ed, UnsupportedRegexIsPatchInvalidWithAHint) {
+  for (const char* script : {"1s/(a)\\1/x/\n", "1s/a(?=b)/x/\n", "1s/(?<!b)a/x/\n",
+                             "1s/(?<name>a)/x/\n", "1s/a**/x/\n", "1s/\xFF/x/\n"}) {
+    Result<EditPlan> plan = runEd(kSix, script);
+    ASSERT_FALSE(plan.ok()) << script;
+    EXPECT_EQ(plan.error().code, ErrorCode::PatchInvalid) << script;
+    EXPECT_NE(plan.error().message.find("invalid regular expression"), std::string::npos);
+    EXPECT_NE(plan.error().hint.find("RE2"), std::string::npos) << plan.error().hint;
+  }
+  Result<EditPlan> backreference = runEd("aa\n", "1s/(a)\\1/x/\n");
+  EXPECT_NE(backreference.error().message.find("'(a)\\1'"), std::string::npos);
+  EXPECT_NE(backreference.error().message.find("backreferences"), std::string::npos);
+  EXPECT_NE(backreference.error().hint.find("backreferences"), std::string::npos);
+  EXPECT_NE(runEd("ab\n", "1s/a(?=b)/x/\n").error().message.find("lookaround"), std::string::npos);
+  EXPECT_NE(runEd("ab\n", "1s/(?<=a)b/x/\n").error().message.find("lookaround"), std::string::npos);
+  EXPECT_NE(runEd("ab\n", "1s/(?<n>a)/x/\n").error().message.find("(?P<name>"), std::string::npos);
+  // A replacement naming a group the pattern lacks is refused, not silently emptied.
+  Result<EditPlan> missing = runEd("ab\n", "1s/(a)b/\\2/\n");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::PatchInvalid);
+  EXPECT_NE(missing.error().message.find("group \\2"), std::string::npos);
+}
+
+TEST(Ed, NestedQuantifiersRunInLinearTime) {
+  // The fuzz regression (tests/fuzz/regressions/ed/timeout-99f06c46…): std::regex backtracked
+  // for 24+ s on this 14-byte line; RE2 refuses `**` at once.
+  std::string script = "%s-\x93**.*****\x0f\\%\\";
+  script += '\0';
+  script += "a\\s-/A/\xAB";
+  Result<EditPlan> regression = runEd("GalplpbaAlpA \n", script);
+  ASSERT_FALSE(regression.ok());
+  EXPECT_EQ(regression.error().code, ErrorCode::PatchInvalid);
+  // Classic catastrophic backtracking for a backtracking engine: (a|aa)*c on 5000 a's.
+  const std::string many_a(5000, 'a');
+  Result<EditPlan> exponential = runEd(many_a + "\n", "1s/(a|aa)*c/x/\n");
+  ASSERT_FALSE(exponential.ok());
+  EXPECT_EQ(exponential.error().code, ErrorCode::NotFound);
+  EXPECT_EQ(edited(many_a + "c\n", "1s/(a*)*c/x/\n"), "x\n");
+}
+
+TEST(Ed, MegabyteLineNeedsNoRecursion) {
+  // libstdc++'s std::regex recursed per character and overflowed the stack on such a line.
+  std::string line;
+  for (int i = 0; i < (1 << 19); ++i)
+    line += "ab";
+  EXPECT_EQ(edited(line + "c\nrest\n", "1s/(a|b)*c/x/\n"), "x\nrest\n");
+  Result<EditPlan> none = runEd(line + "\n", "1s/(a|b)*c/x/\n");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().code, ErrorCode::NotFound);
+  std::string upper;
+  for (int i = 0; i < (1 << 19); ++i)
+    upper += "Ab";
+  EXPECT_EQ(edited(line + "\n", "1s/a/A/g\n"), upper + "\n");
+}
+
 TEST(Ed, BatchUsesOriginalNumberingAndKeepsInsertOrder) {
   // Top-down script: each address refers to the original lines.
   EXPECT_EQ(edited(kSix, "1d\n3c\nC\n.\n5a\nafter-e\n.\n5a\nafter-e2\n.\n"),
