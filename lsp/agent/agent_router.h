@@ -5,9 +5,10 @@
 // (discovery.h; deepest root wins) and forwards the call over its socket (agent_client.h). With
 // none, it runs HashlineService::forDisk in-process on the disk roots — `--workspace DIR` /
 // HASHLINE_WORKSPACE, else the nearest ancestor of the caller's directory holding `.git`, else
-// that directory — with what sessions read loaded from and saved to
-// `<workspaceStateDirectory(root)>/observations.json`, so NOT_OBSERVED and staleness work across
-// separate runs. A patch is routed by the first file it names; `status` by the workspace.
+// that directory — with what sessions read loaded from and saved to one binary file per
+// (session, document) under `<workspaceStateDirectory(root)>/observations/` (only the pairs a call
+// names are loaded; only changed ones are saved: observation_json.h), so NOT_OBSERVED and
+// staleness work across separate runs. A patch is routed by the first file it names; `status` by the workspace.
 //
 // A live sidecar that claims the path but cannot be reached is a refusal (IO_ERROR with a hint),
 // never a silent disk write behind an open buffer. HASHLINE_NO_SIDECAR=1 skips discovery.
