@@ -212,7 +212,8 @@ json toolDefinitions() {
                   "`12:c3d:rst,14:abc:rstd` deletes lines 12-14, `12:c3d:rsta` appends after line "
                   "12) or by line numbers at `version`. Text for a/i/c follows on the next "
                   "lines, ended by a line with a single `.`. Addresses refer to the original "
-                  "text; `,` or `%` is the whole file; s uses ECMAScript regular expressions. ") +
+                  "text; `,` or `%` is the whole file; s uses RE2 regular expressions (no "
+                  "backreferences or lookaround; \\1-\\9 and & in the replacement). ") +
           kErrors,
       object({{"path", kPath},
               {"script", {{"type", "string"}}},
