@@ -185,9 +185,13 @@ std::int64_t JournalService::contentVersion(std::string_view bytes) {
 }
 
 bool JournalService::intentLanded(const JournalOp& op) const {
-  if (!op.path) return false;
-  std::string where = *op.path;
-  if (Result<disk::ResolvedPath> resolved = service_.disk_.resolve(*op.path))
+  // A move is settled on its destination (which it creates; an overwritten destination was
+  // deleted by an op of its own before): landed once the destination has the "after" content,
+  // even when the kill came between publishing it and unlinking the source.
+  const bool moves = op.kind == "move" && op.moved_to;
+  if (!moves && !op.path) return false;
+  std::string where = moves ? *op.moved_to : *op.path;
+  if (Result<disk::ResolvedPath> resolved = service_.disk_.resolve(where))
     where = resolved->real_path;
   Result<std::optional<disk::Fingerprint>> now = disk::currentFingerprint(where);
   if (!now) return false; // unreadable: nothing can be proved, and nothing undone
@@ -195,10 +199,10 @@ bool JournalService::intentLanded(const JournalOp& op) const {
   if (*now) current = DiskBackend::versionOf(**now);
   std::optional<std::int64_t> after, before;
   if (op.kind != "delete") after = op.version_after;
-  if (op.kind != "create") before = op.version_before;
-  if (current == after) return true;
+  if (op.kind != "create" && !moves) before = op.version_before;
+  if (current == after) return true; // a delete whose file is gone, a create with its content
   if (current == before) return false;
-  if (!current) return false;
+  if (!current || op.kind == "delete") return false;
   // Changed again since (by the user, another tool): it landed if its lines are all there.
   Result<disk::FileSnapshot> text = disk::readTextFile(where);
   if (!text) return false;
@@ -276,15 +280,22 @@ std::optional<JournalOp> JournalService::opOf(const AppliedEdit& edit) {
 }
 
 void JournalService::onApplied(const AppliedEdit& edit) {
-  if (journaled_ && journaled_->first == edit.uri && journaled_->second == edit.version_after) {
-    journaled_.reset(); // recorded around its write already
+  auto journaled = std::find(journaled_.begin(), journaled_.end(),
+                             std::pair<std::string, std::int64_t>{edit.uri, edit.version_after});
+  if (journaled != journaled_.end()) {
+    journaled_.erase(journaled); // recorded around its write already
     return;
   }
   if (std::optional<JournalOp> op = opOf(edit)) record(std::move(*op));
 }
 
+void JournalService::skipReport(const std::string& uri, std::int64_t version_after) {
+  journaled_.emplace_back(uri, version_after);
+}
+
 std::uint64_t JournalService::aroundDiskWrite(const AppliedEdit& edit,
-                                              const std::function<bool()>& write) {
+                                              const std::function<bool()>& write,
+                                              const DiskWriteJournaling& how) {
   std::optional<JournalOp> op = opOf(edit);
   if (!op) {
     (void)write();
@@ -292,9 +303,10 @@ std::uint64_t JournalService::aroundDiskWrite(const AppliedEdit& edit,
   }
   op->version_after =
       edit.kind == AppliedEdit::Kind::Delete ? 0 : contentVersion(edit.after.toString());
+  op->reverts = how.reverts;
   std::int64_t version_after = op->version_after;
   std::uint64_t id = recordAround(std::move(*op), write);
-  if (id != 0) journaled_ = {edit.uri, version_after};
+  if (id != 0 && how.reported) skipReport(edit.uri, version_after);
   return id;
 }
 

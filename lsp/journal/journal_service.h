@@ -41,6 +41,15 @@ namespace hashline::lsp {
 
 class HashlineService;
 
+/// How `JournalService::aroundDiskWrite` journals one write.
+struct DiskWriteJournaling {
+  /// A later `onApplied` of the same edit follows and must record nothing more. False for writes
+  /// nobody reports (a patch's file writes, reported later via `skipReport`; rollbacks).
+  bool reported = true;
+  /// Hunks the op reverts (a rollback of an op journaled earlier; `{op, 0}` = all of it).
+  std::vector<journal::HunkRef> reverts;
+};
+
 class JournalService {
 public:
   explicit JournalService(HashlineService& service);
@@ -55,7 +64,13 @@ public:
   /// will be once written (`after`, plan, kind; `version_after` is derived from `after`), `write`
   /// does the atomic write and returns true when it landed. The later `onApplied` of the same
   /// edit then records nothing more. Returns the op id (0: not landed, or nothing to record).
-  std::uint64_t aroundDiskWrite(const AppliedEdit& edit, const std::function<bool()>& write);
+  /// For a move the content id is the destination's, and an intent left by a dead writer is
+  /// settled by the destination (see intentLanded).
+  std::uint64_t aroundDiskWrite(const AppliedEdit& edit, const std::function<bool()>& write,
+                                const DiskWriteJournaling& how = {});
+  /// The next `onApplied` of (`uri`, `version_after`) records nothing: it was journaled around
+  /// its write already. Several may wait (a multi-file patch reports its files one by one).
+  void skipReport(const std::string& uri, std::int64_t version_after);
 
   /// The model, refreshed from the file (tests, CLI rendering).
   const journal::Journal& model();
@@ -106,8 +121,9 @@ private:
   std::unique_ptr<JournalFile> file_;
   std::string file_root_;
   bool file_failed_ = false;
-  // The disk edit `aroundDiskWrite` journaled last (URI, version after), so `onApplied` skips it.
-  std::optional<std::pair<std::string, std::int64_t>> journaled_;
+  // Disk edits journaled around their write whose `onApplied` is still to come (URI, version
+  // after): `onApplied` skips each once.
+  std::vector<std::pair<std::string, std::int64_t>> journaled_;
 };
 
 } // namespace hashline::lsp

@@ -5,6 +5,7 @@
 #include "engine/diff/unified_diff.h"
 #include "engine/forms/patch_plan.h"
 #include "lsp/disk/atomic_writer.h"
+#include "lsp/journal/journal_service.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/service/fresh_anchors.h"
 #include "lsp/service/hashline_service.h"
@@ -35,6 +36,8 @@ private:
     bool applied = false;
     std::int64_t version_after = 0;
     std::optional<disk::Fingerprint> written;
+    std::uint64_t journal_op = 0;     // disk: the op journaled around the write
+    std::uint64_t destination_op = 0; // Move: the overwritten destination's delete op
     Rope committed;
     bool committed_is_plan = true; // committed == applyPlan(base text, plan.plan)
     std::vector<AnchoredRow> anchors;
@@ -52,6 +55,18 @@ private:
   void stepDone(std::size_t index, Status status);
   void rollback(std::size_t index, Error cause);
   Status undoDisk(Step& step);
+  static std::vector<journal::HunkRef> revertsOf(std::uint64_t op);
+  /// The journal record of a step: `after` is what the file holds once the step landed.
+  AppliedEdit editOf(const Step& step, const Rope& after) const;
+  /// A disk write journaled around it (an fsynced intent first, docs/journal.md); `edit` says
+  /// what it changes. Returns the write's status; `*op` gets the journaled op's id.
+  Status journaled(const AppliedEdit& edit, const std::function<Status()>& write,
+                   std::uint64_t* op = nullptr, std::vector<journal::HunkRef> reverts = {});
+  /// The record of a disk write at `where` that is not a step's own (an overwritten destination's
+  /// delete, a rollback).
+  AppliedEdit diskEdit(const std::string& method, AppliedEdit::Kind kind,
+                       const ServiceTarget& where, const Rope& before, const Rope& after,
+                       std::int64_t version_before) const;
   void finish();
   std::string nameOf(const Step& step) const {
     return step.source.resolved && !step.source.resolved->relative.empty()
@@ -272,47 +287,62 @@ void PatchRun::applyStep(std::size_t index) {
     return;
   }
 
-  // Disk.
+  // Disk: every write is journaled around it (an fsynced intent before, its outcome after), so
+  // a kill at any point leaves each changed file in the journal, undoable; finish() reports the
+  // step without recording it twice.
   const DiskText& base = *step.disk_base;
+  const AppliedEdit edit = editOf(step, step.plan.new_text ? *step.plan.new_text : Rope());
+  auto keep = [&step](Result<disk::Fingerprint> written) -> Status {
+    if (!written) return written.error();
+    step.written = *written;
+    return Status::success();
+  };
   Status status = Status::success();
   switch (step.plan.kind) {
   case forms::PatchFileKind::Add:
-  case forms::PatchFileKind::Update: {
-    Result<disk::Fingerprint> written = service_.disk_.commit(base, *step.plan.new_text);
-    if (!written) {
-      status = written.error();
-      break;
-    }
-    step.written = *written;
-    step.version_after = DiskBackend::versionOf(*written);
-    step.committed = *step.plan.new_text;
+  case forms::PatchFileKind::Update:
+    status = journaled(
+        edit, [&] { return keep(service_.disk_.commit(base, *step.plan.new_text)); },
+        &step.journal_op);
     break;
-  }
   case forms::PatchFileKind::Delete:
-    status = service_.disk_.remove(base);
+    status = journaled(
+        edit, [&] { return service_.disk_.remove(base); }, &step.journal_op);
     break;
   case forms::PatchFileKind::Move: {
-    if (step.destination_base && step.destination_base->exists()) {
-      status = service_.disk_.remove(*step.destination_base);
+    const bool overwrites = step.destination_base && step.destination_base->exists();
+    if (overwrites) {
+      // The overwritten destination is an op of its own (a delete, undoable), so a kill between
+      // the two writes leaves it journaled too.
+      status = journaled(
+          diskEdit("patch", AppliedEdit::Kind::Delete, *step.destination,
+                   step.destination_base->text, Rope(), step.destination_base->version),
+          [&] { return service_.disk_.remove(*step.destination_base); }, &step.destination_op);
       if (!status.ok()) break;
     }
-    Result<disk::Fingerprint> written =
-        service_.disk_.move(base, *step.destination->resolved, *step.plan.new_text);
-    if (!written) {
-      if (step.destination_base && step.destination_base->exists()) {
-        // Put the overwritten destination back before reporting.
-        DiskText gone = *step.destination_base;
-        gone.fingerprint.reset();
-        (void)service_.disk_.commit(gone, step.destination_base->text);
-      }
-      status = written.error();
-      break;
+    status = journaled(
+        edit,
+        [&] {
+          return keep(service_.disk_.move(base, *step.destination->resolved, *step.plan.new_text));
+        },
+        &step.journal_op);
+    if (!status.ok() && overwrites) {
+      // Put the overwritten destination back before reporting (a rollback of its delete).
+      DiskText gone = *step.destination_base;
+      gone.fingerprint.reset();
+      (void)journaled(
+          diskEdit("rollback", AppliedEdit::Kind::Create, *step.destination, Rope(),
+                   step.destination_base->text, 0),
+          [&] { return keep(service_.disk_.commit(gone, step.destination_base->text)); }, nullptr,
+          revertsOf(step.destination_op));
+      step.written.reset();
     }
-    step.written = *written;
-    step.version_after = DiskBackend::versionOf(*written);
-    step.committed = *step.plan.new_text;
     break;
   }
+  }
+  if (status.ok() && step.written) {
+    step.version_after = DiskBackend::versionOf(*step.written);
+    step.committed = *step.plan.new_text;
   }
   if (status.ok() && step.plan.new_text) {
     const ServiceTarget& where = step.destination ? *step.destination : step.source;
@@ -336,34 +366,119 @@ void PatchRun::stepDone(std::size_t index, Status status) {
   applyStep(index + 1);
 }
 
+AppliedEdit PatchRun::editOf(const Step& step, const Rope& after) const {
+  AppliedEdit record;
+  record.backend = step.source.open ? AppliedEdit::Backend::Buffer : AppliedEdit::Backend::Disk;
+  record.kind = step.plan.kind == forms::PatchFileKind::Delete ? AppliedEdit::Kind::Delete
+                : step.plan.kind == forms::PatchFileKind::Move ? AppliedEdit::Kind::Move
+                : step.plan.base                               ? AppliedEdit::Kind::Update
+                                                               : AppliedEdit::Kind::Create;
+  record.method = "patch";
+  record.caller = request_.caller;
+  record.uri = step.source.uri;
+  record.path = step.source.path;
+  if (step.destination) record.moved_to = step.destination->path;
+  record.version_before = step.plan.base ? step.plan.base->version : 0;
+  record.version_after = step.version_after;
+  record.before = step.plan.base ? step.plan.base->text : Rope();
+  record.after = after;
+  record.plan = step.plan.plan;
+  return record;
+}
+
+AppliedEdit PatchRun::diskEdit(const std::string& method, AppliedEdit::Kind kind,
+                               const ServiceTarget& where, const Rope& before, const Rope& after,
+                               std::int64_t version_before) const {
+  AppliedEdit record;
+  record.backend = AppliedEdit::Backend::Disk;
+  record.kind = kind;
+  record.method = method;
+  record.caller = request_.caller;
+  record.uri = where.uri;
+  record.path = where.path;
+  record.version_before = version_before;
+  record.before = before;
+  record.after = after;
+  return record;
+}
+
+std::vector<journal::HunkRef> PatchRun::revertsOf(std::uint64_t op) {
+  if (op == 0) return {};
+  return {journal::HunkRef{op, 0}};
+}
+
+Status PatchRun::journaled(const AppliedEdit& edit, const std::function<Status()>& write,
+                           std::uint64_t* op, std::vector<journal::HunkRef> reverts) {
+  Status status = Status::success();
+  DiskWriteJournaling how;
+  how.reported = false; // finish() reports a step after skipReport; rollbacks are not reported
+  how.reverts = std::move(reverts);
+  std::uint64_t id = service_.journal().aroundDiskWrite(
+      edit,
+      [&] {
+        status = write();
+        return status.ok();
+      },
+      how);
+  if (op) *op = id;
+  return status;
+}
+
 Status PatchRun::undoDisk(Step& step) {
+  // Each restoring write is journaled around it as a "rollback" op that reverts the step's op,
+  // so a kill mid-rollback leaves the journal matching the files.
   const DiskText& base = *step.disk_base;
+  const Rope written = step.plan.new_text ? *step.plan.new_text : Rope();
+  const std::vector<journal::HunkRef> reverts = revertsOf(step.journal_op);
+  auto done = [](auto restored) -> Status {
+    return restored ? Status::success() : Status(restored.error());
+  };
   switch (step.plan.kind) {
   case forms::PatchFileKind::Add:
   case forms::PatchFileKind::Update: {
     disk::WriteOptions options;
     options.expected = step.written;
-    if (!base.exists()) return disk::atomicDelete(base.where.real_path, options);
-    Result<disk::WriteResult> restored =
-        disk::atomicReplace(base.where.real_path, base.text.toString(), options);
-    return restored ? Status::success() : Status(restored.error());
+    if (!base.exists())
+      return journaled(
+          diskEdit("rollback", AppliedEdit::Kind::Delete, step.source, written, Rope(),
+                   step.version_after),
+          [&] { return disk::atomicDelete(base.where.real_path, options); }, nullptr, reverts);
+    return journaled(
+        diskEdit("rollback", AppliedEdit::Kind::Update, step.source, written, base.text,
+                 step.version_after),
+        [&] {
+          return done(disk::atomicReplace(base.where.real_path, base.text.toString(), options));
+        },
+        nullptr, reverts);
   }
-  case forms::PatchFileKind::Delete: {
-    Result<disk::WriteResult> restored =
-        disk::atomicCreate(base.where.real_path, base.text.toString());
-    return restored ? Status::success() : Status(restored.error());
-  }
+  case forms::PatchFileKind::Delete:
+    return journaled(
+        diskEdit("rollback", AppliedEdit::Kind::Create, step.source, Rope(), base.text, 0),
+        [&] { return done(disk::atomicCreate(base.where.real_path, base.text.toString())); },
+        nullptr, reverts);
   case forms::PatchFileKind::Move: {
     disk::WriteOptions options;
     options.expected = step.written;
-    Result<disk::WriteResult> back = disk::atomicMove(
-        step.destination->resolved->real_path, base.where.real_path, base.text.toString(), options);
-    if (!back) return back.error();
-    if (step.destination_base && step.destination_base->exists()) {
-      Result<disk::WriteResult> restored = disk::atomicCreate(
-          step.destination_base->where.real_path, step.destination_base->text.toString());
-      if (!restored) return restored.error();
-    }
+    AppliedEdit back = diskEdit("rollback", AppliedEdit::Kind::Move, *step.destination, written,
+                                base.text, step.version_after);
+    back.moved_to = step.source.path;
+    Status moved = journaled(
+        back,
+        [&] {
+          return done(disk::atomicMove(step.destination->resolved->real_path, base.where.real_path,
+                                       base.text.toString(), options));
+        },
+        nullptr, reverts);
+    if (!moved.ok()) return moved;
+    if (step.destination_base && step.destination_base->exists())
+      return journaled(
+          diskEdit("rollback", AppliedEdit::Kind::Create, *step.destination, Rope(),
+                   step.destination_base->text, 0),
+          [&] {
+            return done(disk::atomicCreate(step.destination_base->where.real_path,
+                                           step.destination_base->text.toString()));
+          },
+          nullptr, revertsOf(step.destination_op));
     return Status::success();
   }
   }
@@ -435,27 +550,14 @@ void PatchRun::finish() {
     if (step.destination) entry["movedTo"] = step.plan.new_path;
     if (step.plan.new_text) entry["version"] = step.version_after;
     if (!step.anchors.empty()) entry["anchors"] = rowsToJSON(step.anchors);
-    Rope before = step.plan.base ? step.plan.base->text : Rope();
     Rope after = step.plan.new_text ? step.committed : Rope();
     diff += stepDiff(step, after);
     files.push_back(std::move(entry));
 
-    AppliedEdit record;
-    record.backend = step.source.open ? AppliedEdit::Backend::Buffer : AppliedEdit::Backend::Disk;
-    record.kind = step.plan.kind == forms::PatchFileKind::Delete ? AppliedEdit::Kind::Delete
-                  : step.plan.kind == forms::PatchFileKind::Move ? AppliedEdit::Kind::Move
-                  : step.plan.base                               ? AppliedEdit::Kind::Update
-                                                                 : AppliedEdit::Kind::Create;
-    record.method = "patch";
-    record.caller = request_.caller;
-    record.uri = step.source.uri;
-    record.path = step.source.path;
-    if (step.destination) record.moved_to = step.destination->path;
-    record.version_before = step.plan.base ? step.plan.base->version : 0;
-    record.version_after = step.version_after;
-    record.before = before;
-    record.after = after;
-    record.plan = step.plan.plan;
+    AppliedEdit record = editOf(step, after);
+    // A disk step was journaled around its write already: report it (observers) without a
+    // second record.
+    if (step.journal_op != 0) service_.journal().skipReport(record.uri, record.version_after);
     service_.report(record);
   }
   done_(json{{"status", "applied"}, {"files", std::move(files)}, {"diff", diff}});
