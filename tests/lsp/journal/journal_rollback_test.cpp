@@ -1,6 +1,8 @@
 // A rewind across a disk file and an editor buffer (a real `hashline lsp`; the test plays the
 // editor) where the editor refuses the buffer's reversal: the disk file already reverted is
-// restored, and the refusal says exactly what was applied and rolled back (issue 6 item 5).
+// restored, and the refusal says exactly what was applied and rolled back (issue 6 item 5). Also
+// a patch whose buffer file the editor refuses after its disk files were written: the disk
+// writes and their rollbacks are journaled (patch ops, then rollback ops reverting them).
 #include "tests/lsp/journal/journal_test_util.h"
 #include "tests/lsp/support/lsp_client.h"
 
@@ -73,6 +75,51 @@ TEST(JournalRollback, BufferRefusedAfterDiskRevertedRollsTheDiskBack) {
   EXPECT_EQ(log["ops"][log["ops"].size() - 1]["method"], "rollback");
   EXPECT_EQ(log["ops"][log["ops"].size() - 2]["method"], "rewind");
   EXPECT_TRUE(log["ops"][0]["inEffect"].get<bool>());
+}
+
+TEST(JournalRollback, PatchRefusedAfterDiskFilesJournalsTheirWritesAndRollbacks) {
+  TempDir work, workspace;
+  ScopedEnv state("HASHLINE_STATE_DIR", work.path());
+  ScopedEnv runtime("HASHLINE_RUNTIME_DIR", work.path());
+  writeRaw(workspace / "a.txt", numbered(10));
+  writeRaw(workspace / "gone.txt", "bye\n");
+  writeRaw(workspace / "b.txt", numbered(10));
+  test::LspClient client;
+  client.initialize(json::object(), {{"rootUri", "file://" + workspace.path()}});
+  const std::string b_uri = "file://" + (workspace / "b.txt");
+  client.didOpen(b_uri, numbered(10));
+  for (const char* name : {"a.txt", "gone.txt", "b.txt"})
+    client.callResult("hashline/read", {{"path", name}, {"session", "agent"}});
+
+  std::string patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-line 3\n+A3\n"
+                      "*** Add File: new.txt\n+created\n*** Delete File: gone.txt\n"
+                      "*** Update File: b.txt\n@@\n-line 4\n+B4\n*** End Patch\n";
+  std::int64_t id = client.request("hashline/patch", {{"patch", patch}, {"session", "agent"}});
+  json apply = client.waitServerRequest("workspace/applyEdit");
+  // The disk files are written and journaled before the buffer's turn.
+  EXPECT_FALSE(std::filesystem::exists(workspace / "gone.txt"));
+  client.respond(apply["id"], {{"applied", false}, {"failureReason", "user said no"}});
+  json refused = client.waitResponse(id)["result"];
+  ASSERT_EQ(refused["status"], "refused") << refused.dump();
+  EXPECT_EQ(refused["rolledBack"], json::array({"gone.txt", "new.txt", "a.txt"}));
+  EXPECT_EQ(readRaw(workspace / "a.txt"), numbered(10));
+  EXPECT_EQ(readRaw(workspace / "gone.txt"), "bye\n");
+  EXPECT_FALSE(std::filesystem::exists(workspace / "new.txt"));
+
+  json log = client.callResult("hashline/log", json::object());
+  ASSERT_EQ(log["ops"].size(), 6u) << log.dump();
+  const char* names[] = {"a.txt", "new.txt", "gone.txt", "gone.txt", "new.txt", "a.txt"};
+  const char* kinds[] = {"update", "create", "delete", "create", "delete", "update"};
+  for (std::size_t i = 0; i < 6; ++i) {
+    const json& op = log["ops"][i];
+    EXPECT_EQ(op["name"], names[i]) << op.dump();
+    EXPECT_EQ(op["kind"], kinds[i]) << op.dump();
+    EXPECT_EQ(op["method"], i < 3 ? "patch" : "rollback") << op.dump();
+    if (i < 3) EXPECT_FALSE(op["inEffect"].get<bool>()) << "rolled back: " << op.dump();
+    if (i >= 3)
+      EXPECT_EQ(op["reverts"], json::array({std::to_string(log["ops"][5 - i]["op"].get<int>())}))
+          << op.dump();
+  }
 }
 
 } // namespace
