@@ -262,6 +262,29 @@ TEST_F(JournalDiskTest, CreatedFileUndoneIsDeleted) {
   EXPECT_FALSE(std::filesystem::exists(workspace_ / "new.txt"));
 }
 
+TEST_F(JournalDiskTest, PatchMovingOntoAnExistingFileJournalsTheReplacedFilesDelete) {
+  writeRaw(workspace_ / "a.txt", "one\ntwo\n");
+  writeRaw(workspace_ / "b.txt", "old b\n");
+  call("read", {{"path", "a.txt"}, {"session", "agent"}});
+  call("read", {{"path", "b.txt"}, {"session", "agent"}});
+  json patch = call("patch", {{"session", "agent"},
+                              {"patch", "*** Begin Patch\n*** Update File: a.txt\n"
+                                        "*** Move to: b.txt\n@@\n-two\n+2\n*** End Patch\n"}});
+  ASSERT_EQ(patch["status"], "applied") << patch.dump();
+  EXPECT_FALSE(std::filesystem::exists(workspace_ / "a.txt"));
+  EXPECT_EQ(file("b.txt"), "one\n2\n");
+  json log = call("log", json::object());
+  ASSERT_EQ(log["ops"].size(), 2u) << log.dump(); // recorded once each, not again on report
+  EXPECT_EQ(log["ops"][0]["name"], "b.txt");
+  EXPECT_EQ(log["ops"][0]["kind"], "delete");
+  EXPECT_EQ(log["ops"][0]["method"], "patch");
+  EXPECT_EQ(log["ops"][1]["name"], "a.txt");
+  EXPECT_EQ(log["ops"][1]["kind"], "move");
+  // A later disk edit of the moved file is journaled as usual (no leftover skip swallows it).
+  ASSERT_EQ(agentReplace("b.txt", "one\n", "ONE\n")["status"], "applied");
+  EXPECT_EQ(call("log", json::object())["ops"].size(), 3u);
+}
+
 // A process (forked, the real JournalFile) journals a disk write around it and is SIGKILLed at
 // `moment`: after the intent, before touching the file; or right after the atomic rename, before
 // the outcome. Returns whether the child died by our kill.
