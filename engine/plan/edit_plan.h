@@ -7,13 +7,13 @@
 // not overlap (several pure insertions at one offset keep request order).
 #pragma once
 
+#include "engine/text/rope.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "engine/text/rope.h"
 
 namespace hashline {
 

@@ -57,7 +57,9 @@ const CodeInfo& infoOf(ErrorCode code) {
 
 } // namespace
 
-std::string_view errorCodeName(ErrorCode code) { return infoOf(code).name; }
+std::string_view errorCodeName(ErrorCode code) {
+  return infoOf(code).name;
+}
 
 std::optional<ErrorCode> errorCodeFromName(std::string_view name) {
   for (const auto& info : kCodes)
@@ -65,7 +67,9 @@ std::optional<ErrorCode> errorCodeFromName(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view defaultHint(ErrorCode code) { return infoOf(code).hint; }
+std::string_view defaultHint(ErrorCode code) {
+  return infoOf(code).hint;
+}
 
 Error Error::make(ErrorCode code, std::string message) {
   return Error{code, std::move(message), std::string(defaultHint(code)), {}};

@@ -4,11 +4,11 @@
 // Result<void> is spelled `Status`.
 #pragma once
 
+#include "engine/support/error.h"
+
 #include <cassert>
 #include <utility>
 #include <variant>
-
-#include "engine/support/error.h"
 
 namespace hashline {
 

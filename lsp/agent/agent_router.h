@@ -8,7 +8,8 @@
 // that directory — with what sessions read loaded from and saved to one binary file per
 // (session, document) under `<workspaceStateDirectory(root)>/observations/` (only the pairs a call
 // names are loaded; only changed ones are saved: observation_json.h), so NOT_OBSERVED and
-// staleness work across separate runs. A patch is routed by the first file it names; `status` by the workspace.
+// staleness work across separate runs. A patch is routed by the first file it names; `status` by
+// the workspace.
 //
 // A live sidecar that claims the path but cannot be reached is a refusal (IO_ERROR with a hint),
 // never a silent disk write behind an open buffer. HASHLINE_NO_SIDECAR=1 skips discovery.
