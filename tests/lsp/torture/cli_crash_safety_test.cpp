@@ -14,7 +14,7 @@
 #include "lsp/disk/temp_file.h"
 #include "lsp/journal/journal_file.h"
 #include "lsp/support/log.h"
-#include "tests/lsp/torture/cli_process.h"
+#include "tests/lsp/torture/disk_cli_fixture.h"
 #include "tests/lsp/torture/torture_config.h"
 
 #include <algorithm>
@@ -51,20 +51,8 @@ std::string readFile(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// Under ASan (the asan preset: every process several times slower, 200 runs took 484 s) the
-// default run is cut to 40 runs: there it looks for memory errors, the counts are the release
-// run's job.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
+// Under ASan (kSanitized: every process several times slower, 200 runs took 484 s) the default
+// run is cut to 40 runs: there it looks for memory errors, the counts are the release run's job.
 
 // One edit whose text reached the disk, in order.
 struct Landed {
@@ -73,38 +61,11 @@ struct Landed {
   bool completed = false; // its run exited 0, or a later run resolved its intent: journaled
 };
 
-class CliCrashSafety : public ::testing::Test {
+class CliCrashSafety : public DiskCliFixture {
 protected:
   void SetUp() override {
-    char pattern[] = "/tmp/hashline-cli-crash-XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
-    root_ = fs::canonical(pattern);
-    for (const char* sub : {"ws", "state", "run"})
-      fs::create_directories(root_ / sub);
-    ::chmod((root_ / "run").c_str(), 0700);
-    ::setenv("HASHLINE_STATE_DIR", (root_ / "state").c_str(), 1);
-    ::setenv("HASHLINE_RUNTIME_DIR", (root_ / "run").c_str(), 1);
-    ::setenv("HASHLINE_NO_SIDECAR", "1", 1);
-    ::unsetenv("HASHLINE_WORKSPACE");
-    ::unsetenv("HASHLINE_SESSION");
-    ::unsetenv("HASHLINE_AGENT_SOCKET");
-    // The in-process journal reader warns about every torn record it skips; they are expected.
-    log::setLevel(log::Level::Error);
-    workspace_ = (root_ / "ws").string();
+    DiskCliFixture::SetUp();
     target_ = root_ / "ws" / "big.txt";
-  }
-  void TearDown() override {
-    ::unsetenv("HASHLINE_NO_SIDECAR");
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-
-  std::vector<std::string> withWorkspace(std::vector<std::string> args) const {
-    args.insert(args.begin(), {"--workspace", workspace_});
-    return args;
-  }
-  CliOutcome cli(const std::vector<std::string>& args) const {
-    return runCli(withWorkspace(args), workspace_);
   }
   std::string journalDirectory() const {
     auto dir = disk::workspaceStateDirectory(workspace_);
@@ -172,8 +133,6 @@ protected:
     return true;
   }
 
-  fs::path root_;
-  std::string workspace_;
   fs::path target_;
 };
 

@@ -10,7 +10,7 @@
 // under ASan 20 (every process is several times slower there).
 #include "lsp/disk/state_dir.h"
 #include "lsp/support/log.h"
-#include "tests/lsp/torture/cli_process.h"
+#include "tests/lsp/torture/disk_cli_fixture.h"
 #include "tests/lsp/torture/torture_config.h"
 
 #include <algorithm>
@@ -35,18 +35,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
 constexpr std::size_t kRows = 3000;
 
 // Fixed width, unique per file, row and generation.
@@ -66,36 +54,11 @@ std::string makeText(char file) {
 
 using Files = std::map<std::string, std::optional<std::string>>; // name → bytes (nullopt: absent)
 
-class CliPatchCrash : public ::testing::Test {
+class CliPatchCrash : public DiskCliFixture {
 protected:
   void SetUp() override {
-    char pattern[] = "/tmp/hashline-cli-patch-crash-XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
-    root_ = fs::canonical(pattern);
-    for (const char* sub : {"ws", "state", "run", "patches"})
-      fs::create_directories(root_ / sub);
-    ::chmod((root_ / "run").c_str(), 0700);
-    ::setenv("HASHLINE_STATE_DIR", (root_ / "state").c_str(), 1);
-    ::setenv("HASHLINE_RUNTIME_DIR", (root_ / "run").c_str(), 1);
-    ::setenv("HASHLINE_NO_SIDECAR", "1", 1);
-    ::unsetenv("HASHLINE_WORKSPACE");
-    ::unsetenv("HASHLINE_SESSION");
-    ::unsetenv("HASHLINE_AGENT_SOCKET");
-    log::setLevel(log::Level::Error);
-    workspace_ = (root_ / "ws").string();
-  }
-  void TearDown() override {
-    ::unsetenv("HASHLINE_NO_SIDECAR");
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-
-  std::vector<std::string> withWorkspace(std::vector<std::string> args) const {
-    args.insert(args.begin(), {"--workspace", workspace_});
-    return args;
-  }
-  CliOutcome cli(const std::vector<std::string>& args) const {
-    return runCli(withWorkspace(args), workspace_);
+    DiskCliFixture::SetUp();
+    fs::create_directories(root_ / "patches");
   }
 
   std::optional<std::string> readFile(const std::string& name) const {
@@ -140,8 +103,6 @@ protected:
     return fs::path(path).filename().string();
   }
 
-  fs::path root_;
-  std::string workspace_;
   const std::vector<std::string> names_ = {"a.txt", "b.txt", "c.txt", "x.txt", "m.txt", "n.txt"};
 };
 

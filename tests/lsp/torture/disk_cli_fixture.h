@@ -1,0 +1,47 @@
+// DiskCliFixture: a private world for the CLI torture tests — a temp root holding the workspace
+// `ws/`, the state and runtime directories (HASHLINE_STATE_DIR / HASHLINE_RUNTIME_DIR point
+// there), disk mode (HASHLINE_NO_SIDECAR=1), and `cli()` to run the real binary in it. Also
+// `kSanitized`: true in an ASan build, where every process is several times slower and the tests
+// cut their counts. Threading: test thread only.
+#pragma once
+
+#include "tests/lsp/torture/cli_process.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+namespace hashline::test {
+
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
+class DiskCliFixture : public ::testing::Test {
+protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  /// `hashline --workspace <ws> ARGS...` run in the workspace, waited for.
+  CliOutcome cli(const std::vector<std::string>& args) const {
+    return runCli(withWorkspace(args), workspace_);
+  }
+  std::vector<std::string> withWorkspace(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"--workspace", workspace_});
+    return args;
+  }
+
+  std::filesystem::path root_; // the temp root, removed at TearDown
+  std::string workspace_;      // root_/ws
+};
+
+} // namespace hashline::test
