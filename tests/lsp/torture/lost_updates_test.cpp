@@ -1,35 +1,48 @@
 // No lost updates with 8 agents and a typing user on one buffer (issue 8, torture (b)).
 //
-// The test plays the editor: it opens one document in the real `hashline lsp` (pipes,
-// LspClient) and keeps the buffer's model. In rounds, 1–8 agents (sessions agent-0..7) read
-// the document (hashline/read), the user types (single characters, newlines, backspaces — a
-// didChange each), then the agents send their edits at once (hashline/edit, `replace` of one
-// line they read by its anchor, with content unique to the op) while the user keeps typing,
-// also between receiving a workspace/applyEdit and answering it. As an editor does, the test
-// refuses (applied:false) an applyEdit whose version is not the buffer's current one, and
-// otherwise applies it, sends the didChange and answers applied:true.
+// The test thread plays the editor: it opens one document in the real `hashline lsp` (pipes,
+// LspClient) and keeps the buffer's model. The 8 agents are real agent-socket clients: each a
+// thread with its own persistent connection to the sidecar's Unix socket, found through the
+// discovery file the sidecar publishes in a private HASHLINE_RUNTIME_DIR. Each agent loops on
+// its own: read the document (hashline/read, session agent-N; a third of the time it acts on
+// its older read, whose anchors may have gone stale), then `replace` one line it read by its
+// anchor (hashline/edit, content unique to the op), sometimes with a fresh read pipelined behind
+// the edit on the same connection, and waits for the answer. Meanwhile the editor thread types
+// (single characters, newlines, backspaces, emoji — a didChange each), also between receiving a
+// workspace/applyEdit and answering it, and serves the applyEdits: as an editor does, it refuses
+// (applied:false) one whose version is not the buffer's current one, and otherwise applies it,
+// sends the didChange and answers applied:true.
 // Properties: every applyEdit the editor accepts replaces exactly one line whose current text
-// is the text the agent read (the verified line, wherever typing moved it) by the op's content;
-// every op answered `applied` was applied exactly once, every op answered `refused` never was
-// (with a staleness / editor error code); the final mirror hash equals the buffer's. Default
-// 1,500 operations; HASHLINE_TORTURE=1: 12,000 (user keystrokes + agent edits).
+// is the text the agent read (the verified line, wherever typing moved it) by the content of an
+// op not yet answered; every op answered `applied` was applied exactly once, every op answered
+// `refused` never was (with a staleness / editor error code), also checked once all agents are
+// done; no applyEdit is left unserved; the final mirror hash equals the buffer's. Default 1,500
+// operations; HASHLINE_TORTURE=1: 12,000 (user keystrokes + agent edits); under ASan 300 / 2,000.
 //
 // LspClient's waits fail the test on timeout; here the client gets a short timeout and waits
-// go through `poll`, which swallows those timeout failures and retries until a deadline.
+// go through `poll`, which swallows those timeout failures and retries until a deadline. Agent
+// threads never touch gtest: they record problems, which the test thread reports.
 #include "tests/lsp/support/lsp_client.h"
 #include "tests/lsp/support/text_model.h"
+#include "tests/lsp/torture/agent_socket_client.h"
+#include "tests/lsp/torture/disk_cli_fixture.h"
 #include "tests/lsp/torture/torture_config.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 #include <map>
-#include <optional>
+#include <memory>
+#include <mutex>
 #include <random>
 #include <set>
 #include <string>
+#include <sys/stat.h>
+#include <thread>
 #include <vector>
 
 namespace hashline::test {
@@ -56,23 +69,46 @@ template <class Attempt> json poll(Attempt attempt, std::chrono::milliseconds pa
 }
 
 constexpr std::chrono::milliseconds kPatience{60000};
+constexpr int kAgents = 8;
 
 struct Op {
   int agent = 0;
-  std::int64_t id = 0;      // request id
   std::string read_text;    // the line's text when the agent read it
   std::string content;      // what the op writes
   int accepted_applies = 0; // applyEdits the editor accepted for this op
+  enum class Answer { None, Applied, Refused } answer = Answer::None;
+};
+
+// What the agents and the editor share; `mutex` guards everything but the atomics.
+struct Shared {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<Op>> ops;
+  std::map<std::string, Op*> by_content;
+  std::vector<std::string> problems; // reported by the test thread
+  std::map<std::string, int> refusal_codes;
+  std::int64_t applied = 0, refused = 0, pipelined_reads = 0;
+  int in_flight = 0, most_in_flight = 0; // edits sent and not yet answered
+
+  std::atomic<std::int64_t> agent_edits{0};
+  std::atomic<std::int64_t> keystrokes{0};
+  std::atomic<int> agents_done{0};
+  std::atomic<bool> stop{false}; // a problem: agents start no new op
+
+  void problem(std::string what) {
+    std::lock_guard lock(mutex);
+    problems.push_back(std::move(what));
+    stop = true;
+  }
 };
 
 class Editor {
 public:
-  Editor(LspClient& client, std::string uri, std::mt19937_64& random)
-      : client_(client), uri_(std::move(uri)), random_(random) {}
+  Editor(LspClient& client, std::string uri, std::mt19937_64& random, Shared& shared)
+      : client_(client), uri_(std::move(uri)), random_(random), shared_(shared) {}
 
   TextModel model;
   std::int64_t version = 1;
-  std::int64_t keystrokes = 0;
+  std::int64_t refused_applies = 0;
 
   void type() {
     std::size_t line = random_() % model.lineCount();
@@ -101,7 +137,7 @@ public:
     json change = model.rangeChange(at, end, text, Units::Utf16);
     model.replace(at, end, text);
     client_.didChange(uri_, ++version, {change});
-    ++keystrokes;
+    ++shared_.keystrokes;
   }
 
   std::string lineText(std::size_t line) const {
@@ -109,8 +145,8 @@ public:
                              model.lineEndByte(line) - model.lineStartByte(line));
   }
 
-  // Handles one workspace/applyEdit; returns the op it applied, if it accepted it.
-  Op* handleApply(const json& request, std::vector<Op*>& outstanding, bool user_races) {
+  // Handles one workspace/applyEdit: refuses it at a moved version, else checks and applies it.
+  void handleApply(const json& request, bool user_races) {
     if (user_races) type(); // the user types while the request is on its way
     const json& params = request["params"];
     const json& document_edit = params["edit"]["documentChanges"][0];
@@ -118,13 +154,12 @@ public:
     if (document_edit["textDocument"]["version"] != version) {
       client_.respond(request["id"], {{"applied", false}, {"failureReason", "version changed"}});
       ++refused_applies;
-      return nullptr;
+      return;
     }
     // Apply the TextEdits (all relative to the current text) bottom-up on a copy.
     struct Byte {
       std::size_t begin, end;
       std::string text;
-      std::uint32_t line;
     };
     std::vector<Byte> edits;
     for (const json& edit : document_edit["edits"]) {
@@ -132,19 +167,17 @@ public:
       edits.push_back(
           {model.byteOf(range["start"]["line"], range["start"]["character"], Units::Utf16),
            model.byteOf(range["end"]["line"], range["end"]["character"], Units::Utf16),
-           edit["newText"], range["start"]["line"]});
+           edit["newText"]});
     }
     std::sort(edits.begin(), edits.end(),
               [](const Byte& a, const Byte& b) { return a.begin > b.begin; });
     EXPECT_FALSE(edits.empty());
     TextModel after = model;
-    std::set<std::uint32_t> lines;
-    for (const Byte& edit : edits) {
+    for (const Byte& edit : edits)
       after.replace(edit.begin, edit.end, edit.text);
-      lines.insert(edit.line);
-    }
     // One line changed: same line count, exactly one line differs, and it is an op's content.
     EXPECT_EQ(after.lineCount(), model.lineCount()) << "an edit of one line changed the line count";
+    std::lock_guard lock(shared_.mutex);
     Op* op = nullptr;
     std::size_t changed_line = 0;
     int changed = 0;
@@ -155,15 +188,17 @@ public:
       if (before_text == after_text) continue;
       ++changed;
       changed_line = line;
-      for (Op* candidate : outstanding)
-        if (candidate->content == after_text) op = candidate;
+      if (auto it = shared_.by_content.find(after_text); it != shared_.by_content.end())
+        op = it->second;
     }
     EXPECT_EQ(changed, 1) << "an applyEdit changed " << changed << " lines";
-    EXPECT_NE(op, nullptr) << "an applyEdit whose content belongs to no outstanding op";
+    EXPECT_NE(op, nullptr) << "an applyEdit whose content belongs to no op";
     if (!op || changed != 1) {
       client_.respond(request["id"], {{"applied", false}});
-      return nullptr;
+      return;
     }
+    EXPECT_EQ(op->answer, Op::Answer::None)
+        << "an applyEdit for an op the agent already has its answer for";
     EXPECT_EQ(lineText(changed_line), op->read_text)
         << "agent-" << op->agent << " edited line " << changed_line + 1
         << " whose text is not the text it read (a lost update)";
@@ -174,145 +209,206 @@ public:
       model.replace(edit.begin, edit.end, edit.text);
     }
     client_.didChange(uri_, ++version, changes);
+    ++op->accepted_applies; // before the answer: the agent can only hear back after it
     client_.respond(request["id"], {{"applied", true}});
-    ++op->accepted_applies;
-    return op;
   }
-
-  std::int64_t refused_applies = 0;
 
 private:
   LspClient& client_;
   std::string uri_;
   std::mt19937_64& random_;
+  Shared& shared_;
 };
 
+// One agent: its own connection, reads and edits until the operation budget is spent.
+void runAgent(int agent, const std::string& socket, const std::string& uri, std::uint64_t seed,
+              std::int64_t operations, Shared& shared) {
+  struct Done {
+    Shared& shared;
+    ~Done() { ++shared.agents_done; }
+  } done{shared};
+  std::mt19937_64 random(seed + 1000003 * (agent + 1));
+  const std::string session = "agent-" + std::to_string(agent);
+  AgentSocketClient connection(socket);
+  if (!connection.connected()) return shared.problem(session + ": " + connection.problem());
+  auto call = [&](const std::string& method, const json& params) -> json {
+    auto id = connection.send(method, params);
+    auto answer = id ? connection.wait(*id, kPatience) : std::nullopt;
+    if (!answer) return nullptr;
+    return *answer;
+  };
+  auto rowsOf = [&](const json& answer) -> json {
+    if (answer.is_null() || !answer.contains("result") ||
+        answer["result"].value("status", "") != "ok" || answer["result"]["lines"].empty()) {
+      shared.problem(session + ": hashline/read failed: " +
+                     (answer.is_null() ? connection.problem() : answer.dump()));
+      return nullptr;
+    }
+    return answer["result"]["lines"];
+  };
+  const json read_params = {{"uri", uri}, {"session", session}};
+  json rows;
+  bool fresh = false; // rows came from a read pipelined behind the last edit
+  while (!shared.stop) {
+    if (shared.agent_edits + shared.keystrokes >= operations) break;
+    ++shared.agent_edits;
+    if (rows.is_null() || (!fresh && random() % 3 != 0)) {
+      rows = rowsOf(call("hashline/read", read_params));
+      if (rows.is_null()) break;
+    }
+    fresh = false;
+    const json& row = rows[random() % rows.size()];
+    Op* op = nullptr;
+    {
+      auto owned = std::make_unique<Op>();
+      owned->agent = agent;
+      owned->read_text = row["text"];
+      std::lock_guard lock(shared.mutex);
+      owned->content =
+          "op " + std::to_string(shared.ops.size() + 1) + " by agent-" + std::to_string(agent);
+      op = owned.get();
+      shared.by_content[op->content] = op;
+      shared.ops.push_back(std::move(owned));
+      shared.most_in_flight = std::max(shared.most_in_flight, ++shared.in_flight);
+    }
+    auto edit_id = connection.send(
+        "hashline/edit",
+        {{"uri", uri},
+         {"session", session},
+         {"edits", {{{"op", "replace"}, {"anchor", row["anchor"]}, {"content", op->content}}}}});
+    if (!edit_id) return shared.problem(session + ": " + connection.problem());
+    // Now and then a read rides behind the edit on the same connection (two in flight).
+    std::optional<std::int64_t> read_id;
+    if (random() % 4 == 0) read_id = connection.send("hashline/read", read_params);
+    auto answer = connection.wait(*edit_id, kPatience);
+    if (!answer) return shared.problem(session + ": edit never answered: " + connection.problem());
+    {
+      std::lock_guard lock(shared.mutex);
+      --shared.in_flight;
+      const json result = answer->value("result", json::object());
+      std::string status = result.is_object() ? result.value("status", "") : "";
+      if (status == "applied") {
+        ++shared.applied;
+        op->answer = Op::Answer::Applied;
+        if (op->accepted_applies != 1)
+          shared.problems.push_back("op answered applied was applied " +
+                                    std::to_string(op->accepted_applies) + " times");
+      } else if (status == "refused") {
+        ++shared.refused;
+        op->answer = Op::Answer::Refused;
+        json error = result.value("error", json::object());
+        shared.refusal_codes[error.is_object() ? error.value("code", "?") : "?"]++;
+        if (op->accepted_applies != 0)
+          shared.problems.push_back("op answered refused was applied: " + answer->dump());
+      } else {
+        shared.problems.push_back(session + ": neither applied nor refused: " + answer->dump());
+        shared.stop = true;
+      }
+    }
+    if (read_id) {
+      auto read = connection.wait(*read_id, kPatience);
+      rows = rowsOf(read ? *read : json());
+      if (rows.is_null()) break;
+      fresh = true;
+      std::lock_guard lock(shared.mutex);
+      ++shared.pipelined_reads;
+    }
+  }
+}
+
 TEST(LostUpdates, EightAgentsAndATypingUserOnOneBuffer) {
-  const std::int64_t operations = tortureCount(1500, 12000);
+  const std::int64_t operations = kSanitized ? tortureCount(300, 2000) : tortureCount(1500, 12000);
   const std::uint64_t seed = tortureSeed(4242);
   std::mt19937_64 random(seed);
 
-  std::filesystem::path root = std::filesystem::temp_directory_path() /
-                               ("hashline-lost-updates-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(root);
+  // A private world: workspace, state and runtime directories (the sidecar inherits them).
+  char pattern[] = "/tmp/hashline-lost-updates-XXXXXX";
+  ASSERT_NE(::mkdtemp(pattern), nullptr);
+  const std::filesystem::path root = std::filesystem::canonical(pattern);
+  for (const char* sub : {"ws", "state", "run"})
+    std::filesystem::create_directories(root / sub);
+  ::chmod((root / "run").c_str(), 0700);
+  ::setenv("HASHLINE_STATE_DIR", (root / "state").c_str(), 1);
+  ::setenv("HASHLINE_RUNTIME_DIR", (root / "run").c_str(), 1);
+  for (const char* name :
+       {"HASHLINE_NO_SIDECAR", "HASHLINE_AGENT_SOCKET", "HASHLINE_WORKSPACE", "HASHLINE_SESSION"})
+    ::unsetenv(name);
+
   LspClientOptions options;
   options.args = {"lsp", "--log-level", "warn"};
   options.timeout = std::chrono::milliseconds(5);
   LspClient client(options);
+  const std::string workspace = (root / "ws").string();
   std::int64_t init_id = client.request(
       "initialize",
       {{"processId", nullptr},
-       {"rootUri", "file://" + root.string()},
+       {"rootUri", "file://" + workspace},
        {"capabilities",
         {{"general", {{"positionEncodings", {"utf-16"}}}},
          {"workspace", {{"applyEdit", true}, {"workspaceEdit", {{"documentChanges", true}}}}}}}});
   ASSERT_FALSE(poll([&] { return client.waitResponse(init_id); }, kPatience).is_null());
   client.notify("initialized", json::object());
+  std::optional<std::string> socket = waitForSidecarSocket((root / "run").string(), kPatience);
+  ASSERT_TRUE(socket) << "no discovery file from the sidecar: " << client.log();
 
-  const std::string uri = "file://" + root.string() + "/shared.txt";
-  Editor editor(client, uri, random);
+  const std::string uri = "file://" + workspace + "/shared.txt";
+  Shared shared;
+  Editor editor(client, uri, random, shared);
   for (int i = 1; i <= 120; ++i)
     editor.model.text += "line " + std::to_string(i) + " of the file\n";
   client.didOpen(uri, editor.model.text, 1);
-
-  std::map<int, json> reads; // agent -> its last read's rows
-  std::int64_t op_counter = 0, agent_edits = 0, applied = 0, refused = 0;
-  std::map<std::string, int> refusal_codes;
-  std::vector<std::unique_ptr<Op>> ops;
-
-  auto call = [&](const std::string& method, json params) {
-    std::int64_t id = client.request(method, std::move(params));
+  auto snapshot = [&] {
+    std::int64_t id = client.request("hashline/snapshot", {{"textDocument", {{"uri", uri}}}});
     json response = poll([&] { return client.waitResponse(id); }, kPatience);
-    EXPECT_FALSE(response.is_null()) << method << " got no answer";
+    EXPECT_FALSE(response.is_null()) << "hashline/snapshot got no answer";
     return response.value("result", json());
   };
+  ASSERT_EQ(snapshot()["version"], 1); // the buffer is open before any agent reads it
 
-  while (editor.keystrokes + agent_edits < operations && !::testing::Test::HasFailure()) {
-    int agents = 1 + random() % 8;
-    std::vector<int> chosen;
-    for (int a = 0; a < 8; ++a)
-      chosen.push_back(a);
-    std::shuffle(chosen.begin(), chosen.end(), random);
-    chosen.resize(agents);
-    // Reads (some agents act on an older read: their anchors may have gone stale).
-    for (int agent : chosen) {
-      if (reads.count(agent) && random() % 3 == 0) continue;
-      json result =
-          call("hashline/read", {{"uri", uri}, {"session", "agent-" + std::to_string(agent)}});
-      ASSERT_EQ(result.value("status", ""), "ok") << result.dump();
-      reads[agent] = result["lines"];
-    }
-    for (int k = random() % 6; k > 0; --k)
-      editor.type();
-    // All chosen agents send an edit at once.
-    std::vector<Op*> outstanding;
-    for (int agent : chosen) {
-      const json& rows = reads[agent];
-      const json& row = rows[random() % rows.size()];
-      auto op = std::make_unique<Op>();
-      op->agent = agent;
-      op->read_text = row["text"];
-      op->content = "op " + std::to_string(++op_counter) + " by agent-" + std::to_string(agent);
-      op->id = client.request(
-          "hashline/edit",
-          {{"uri", uri},
-           {"session", "agent-" + std::to_string(agent)},
-           {"edits", {{{"op", "replace"}, {"anchor", row["anchor"]}, {"content", op->content}}}}});
-      outstanding.push_back(op.get());
-      ops.push_back(std::move(op));
-      ++agent_edits;
-      if (random() % 2) editor.type();
-    }
-    // Serve applyEdits and collect answers until every op is answered.
-    auto deadline = Clock::now() + kPatience;
-    while (!outstanding.empty() && Clock::now() < deadline) {
-      bool progressed = false;
-      for (auto it = outstanding.begin(); it != outstanding.end();) {
-        Op* op = *it;
-        json response =
-            poll([&] { return client.waitResponse(op->id); }, std::chrono::milliseconds(0));
-        if (response.is_null()) {
-          ++it;
-          continue;
-        }
-        progressed = true;
-        const json& result = response["result"];
-        std::string status = result.value("status", "");
-        if (status == "applied") {
-          ++applied;
-          EXPECT_EQ(op->accepted_applies, 1)
-              << "op answered applied was applied " << op->accepted_applies << " times";
-        } else {
-          ASSERT_EQ(status, "refused") << response.dump();
-          ++refused;
-          refusal_codes[result["error"].value("code", "?")]++;
-          EXPECT_EQ(op->accepted_applies, 0)
-              << "op answered refused was applied: " << response.dump();
-        }
-        it = outstanding.erase(it);
-      }
-      if (outstanding.empty()) break;
-      json request = poll([&] { return client.waitServerRequest("workspace/applyEdit"); },
-                          std::chrono::milliseconds(0));
-      if (!request.is_null()) {
-        progressed = true;
-        editor.handleApply(request, outstanding, random() % 5 == 0);
-      }
-      if (!progressed && random() % 50 == 0) editor.type(); // the user keeps typing meanwhile
-    }
-    ASSERT_TRUE(outstanding.empty()) << outstanding.size() << " edits never answered";
+  std::vector<std::thread> agents;
+  for (int agent = 0; agent < kAgents; ++agent)
+    agents.emplace_back(runAgent, agent, *socket, uri, seed, operations, std::ref(shared));
+
+  // The editor: serve applyEdits as they come; the user types about as often as agents edit.
+  auto budgetLeft = [&] { return shared.agent_edits + shared.keystrokes < operations; };
+  auto deadline = Clock::now() + std::chrono::minutes(30);
+  while (shared.agents_done < kAgents) {
+    if (Clock::now() > deadline || ::testing::Test::HasFailure()) shared.stop = true;
+    json request = poll([&] { return client.waitServerRequest("workspace/applyEdit"); },
+                        std::chrono::milliseconds(0));
+    if (!request.is_null()) editor.handleApply(request, budgetLeft() && random() % 5 == 0);
+    if (budgetLeft() && shared.keystrokes <= shared.agent_edits + 4) editor.type();
   }
+  for (std::thread& agent : agents)
+    agent.join();
+  for (const std::string& problem : shared.problems)
+    ADD_FAILURE() << problem;
 
-  // The mirror equals the editor's buffer.
-  json snapshot = call("hashline/snapshot", {{"textDocument", {{"uri", uri}}}});
-  EXPECT_EQ(snapshot["version"], editor.version);
-  EXPECT_EQ(snapshot["sha256"], sha256Hex(editor.model.text))
-      << "final text differs from the model";
-  // Sanity: the run exercised both outcomes.
-  EXPECT_GT(applied, agent_edits / 10) << "almost nothing applied: the test proves nothing";
-  EXPECT_GT(refused, 0);
+  // Every op was answered, and applied exactly when it was answered so.
+  for (const auto& op : shared.ops) {
+    EXPECT_NE(op->answer, Op::Answer::None) << op->content << " never answered";
+    EXPECT_EQ(op->accepted_applies, op->answer == Op::Answer::Applied ? 1 : 0)
+        << op->content << " was applied " << op->accepted_applies << " times";
+  }
+  // The mirror equals the editor's buffer (the snapshot also flushes the pipe: any applyEdit
+  // the sidecar sent is filed before its answer, and none may be left unserved).
+  json last = snapshot();
+  EXPECT_EQ(last["version"], editor.version);
+  EXPECT_EQ(last["sha256"], sha256Hex(editor.model.text)) << "final text differs from the model";
+  EXPECT_TRUE(poll([&] { return client.waitServerRequest("workspace/applyEdit"); },
+                   std::chrono::milliseconds(0))
+                  .is_null())
+      << "an applyEdit arrived after every agent had its answers";
+  // Sanity: the run exercised both outcomes, and the agents were really concurrent.
+  const std::int64_t agent_edits = shared.agent_edits, keystrokes = shared.keystrokes;
+  EXPECT_GE(agent_edits + keystrokes, operations);
+  EXPECT_EQ(static_cast<std::int64_t>(shared.ops.size()), agent_edits);
+  EXPECT_GT(shared.applied, agent_edits / 10) << "almost nothing applied: the test proves nothing";
+  EXPECT_GT(shared.refused, 0);
+  EXPECT_GT(keystrokes, operations / 5) << "the user hardly typed";
+  EXPECT_GT(shared.most_in_flight, 1) << "the agents never had edits in flight together";
   std::string codes;
-  for (const auto& [code, count] : refusal_codes) {
+  for (const auto& [code, count] : shared.refusal_codes) {
     codes += " " + code + "=" + std::to_string(count);
     EXPECT_TRUE(code == "STALE_ANCHOR" || code == "STALE_VERSION" || code == "EDITOR_REJECTED" ||
                 code == "AMBIGUOUS_ANCHOR" || code == "ANCHOR_UNKNOWN" || code == "NO_CHANGE" ||
@@ -320,11 +416,13 @@ TEST(LostUpdates, EightAgentsAndATypingUserOnOneBuffer) {
         << code;
   }
   std::printf(
-      "lost updates: %lld operations (%lld keystrokes, %lld agent edits: %lld applied, "
-      "%lld refused:%s), %lld applyEdits refused by the editor (version moved), seed %llu\n",
-      static_cast<long long>(editor.keystrokes + agent_edits),
-      static_cast<long long>(editor.keystrokes), static_cast<long long>(agent_edits),
-      static_cast<long long>(applied), static_cast<long long>(refused), codes.c_str(),
+      "lost updates: %lld operations (%lld keystrokes, %lld agent edits over %d socket "
+      "connections, up to %d in flight: %lld applied, %lld refused:%s; %lld reads pipelined "
+      "behind an edit), %lld applyEdits refused by the editor (version moved), seed %llu\n",
+      static_cast<long long>(keystrokes + agent_edits), static_cast<long long>(keystrokes),
+      static_cast<long long>(agent_edits), kAgents, shared.most_in_flight,
+      static_cast<long long>(shared.applied), static_cast<long long>(shared.refused), codes.c_str(),
+      static_cast<long long>(shared.pipelined_reads),
       static_cast<long long>(editor.refused_applies), static_cast<unsigned long long>(seed));
   client.closeInput();
   std::filesystem::remove_all(root);
