@@ -27,6 +27,8 @@ void Journal::revertHunk(HunkRef ref, std::uint64_t by) {
     hunk.reverted_by = by;
     changed = true;
   }
+  // A whole move reverted: the file was moved back.
+  if (ref.hunk == 0 && target->moveInEffect()) target->move_reverted_by = by;
   // A reverting op reverted as a whole puts back what it had reverted. (Also when its hunks
   // were already marked: a compacted journal stores states, and replay must reach the same.)
   (void)changed;
@@ -41,6 +43,8 @@ void Journal::revertHunk(HunkRef ref, std::uint64_t by) {
           hunk.reverted_by = 0;
         }
       }
+      if (undone.hunk == 0 && original->kind == "move" && original->move_reverted_by == target->id)
+        original->move_reverted_by = 0;
     }
   }
 }

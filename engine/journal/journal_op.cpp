@@ -61,6 +61,7 @@ std::string formatHunkRef(HunkRef ref) {
 }
 
 bool JournalOp::inEffect() const {
+  if (moveInEffect()) return true;
   for (const JournalHunk& h : hunks)
     if (h.state != HunkState::Reverted) return true;
   return false;

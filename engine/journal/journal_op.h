@@ -7,7 +7,9 @@
 // changed since (engine/journal/hunk_locator.h). Hunk ids are `op#k` (k from 1).
 //
 // Ops made by hashline itself (undo, rewind, reject, rollback) record which hunks they reverted,
-// so the journal knows what is still in effect. Plain data; no I/O.
+// so the journal knows what is still in effect. A move (kind "move", `moved_to`) is also in
+// effect as a relocation until an op reverts it whole (`{op, 0}`), which moves the file back
+// (`move_reverted_by`); its hunks are the content changes made on the way. Plain data; no I/O.
 #pragma once
 
 #include <cstdint>
@@ -62,14 +64,17 @@ struct JournalOp {
   std::string backend; // "buffer" or "disk"
   std::string kind = "update"; // "update", "create", "delete", "move"
   std::optional<std::string> moved_to;
+  std::uint64_t move_reverted_by = 0; // kind "move": the op that moved it back (0: in effect)
   std::int64_t version_before = 0;
   std::int64_t version_after = 0;
   std::int64_t time_ms = 0; // wall clock, ms since the epoch
   std::vector<JournalHunk> hunks;
   std::vector<HunkRef> reverts; // hunks this op reverted (undo / rewind / reject / rollback)
 
-  /// Hunks still in effect (not reverted).
+  /// Hunks still in effect (not reverted), or a relocation not moved back.
   bool inEffect() const;
+  /// A move whose relocation is in effect (not moved back).
+  bool moveInEffect() const { return kind == "move" && move_reverted_by == 0; }
   const JournalHunk* hunk(std::uint32_t index) const;
   JournalHunk* hunk(std::uint32_t index);
 };

@@ -18,6 +18,9 @@ Result<RewindPlan> planRewind(std::string_view current, const std::vector<const 
     by_id[op->id] = op;
     for (const JournalHunk& hunk : op->hunks)
       if (hunk.state == HunkState::Reverted) reverted[{op->id, hunk.index}] = hunk.reverted_by;
+    // A move's relocation is the pseudo-hunk {op, 0}.
+    if (op->kind == "move" && op->move_reverted_by != 0)
+      reverted[{op->id, 0}] = op->move_reverted_by;
   }
   RewindPlan plan;
   plan.text_after = std::string(current);
@@ -35,6 +38,11 @@ Result<RewindPlan> planRewind(std::string_view current, const std::vector<const 
         plan.reverts.push_back(item.ref);
       }
     }
+    // A move in effect is reverted whole (`{op, 0}`): the caller moves the file back.
+    if (op.kind == "move" && !reverted.count({op.id, 0})) {
+      reverted[{op.id, 0}] = 0;
+      plan.reverts.push_back({op.id, 0});
+    }
     // This op is now wholly reversed: what it had reverted (in the set) is in effect again.
     for (const HunkRef& undone : op.reverts) {
       auto original = by_id.find(undone.op);
@@ -42,6 +50,10 @@ Result<RewindPlan> planRewind(std::string_view current, const std::vector<const 
       for (const JournalHunk& hunk : original->second->hunks) {
         if (undone.hunk != 0 && hunk.index != undone.hunk) continue;
         auto state = reverted.find({undone.op, hunk.index});
+        if (state != reverted.end() && state->second == op.id) reverted.erase(state);
+      }
+      if (undone.hunk == 0 && original->second->kind == "move") {
+        auto state = reverted.find({undone.op, 0});
         if (state != reverted.end() && state->second == op.id) reverted.erase(state);
       }
     }

@@ -42,6 +42,7 @@ json opRecordJSON(const JournalOp& op) {
                  {"reverts", std::move(reverts)}};
   if (op.path) record["path"] = *op.path;
   if (op.moved_to) record["movedTo"] = *op.moved_to;
+  if (op.move_reverted_by != 0) record["movedBackBy"] = op.move_reverted_by;
   return record;
 }
 
@@ -60,6 +61,7 @@ std::optional<JournalOp> opFromRecord(const json& record) {
     op.backend = record.value("backend", "disk");
     op.kind = record.value("kind", "update");
     if (record.contains("movedTo")) op.moved_to = record["movedTo"].get<std::string>();
+    op.move_reverted_by = record.value("movedBackBy", std::uint64_t{0});
     op.version_before = record.value("versionBefore", std::int64_t{0});
     op.version_after = record.value("versionAfter", std::int64_t{0});
     op.time_ms = record.value("time", std::int64_t{0});
@@ -126,6 +128,7 @@ json opSummaryJSON(const JournalOp& op) {
   if (!reverts.empty()) summary["reverts"] = std::move(reverts);
   if (op.path) summary["path"] = *op.path;
   if (op.moved_to) summary["movedTo"] = *op.moved_to;
+  if (op.move_reverted_by != 0) summary["movedBackBy"] = op.move_reverted_by;
   return summary;
 }
 

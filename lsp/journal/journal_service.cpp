@@ -320,6 +320,12 @@ Result<ServiceTarget> JournalService::targetOf(const JournalOp& op) const {
   return service_.locate(by_path);
 }
 
+Result<ServiceTarget> JournalService::targetOfPath(const std::string& path) const {
+  DocumentRef ref;
+  ref.path = path;
+  return service_.locate(ref);
+}
+
 Result<std::string> JournalService::currentText(const ServiceTarget& target) const {
   if (target.open) {
     Result<const OpenDocument*> readable = service_.editor_->documents->readable(target.key);
@@ -385,41 +391,6 @@ void JournalService::call(const std::string& method, const json& params, Service
   done(RpcError::make(RpcErrorCode::MethodNotFound, "unknown journal method " + method));
 }
 
-namespace {
-
-/// Groups ops (oldest first) into one FileRevert per document, in order of first appearance.
-std::vector<FileRevert> groupByDocument(JournalService& journal,
-                                        const std::vector<const JournalOp*>& ops,
-                                        std::optional<Error>& error) {
-  std::vector<FileRevert> files;
-  std::map<std::string, std::size_t> index;
-  // Ops no longer in effect stay in their file's set: a reverting op of the set may bring them
-  // back (planRewind follows the states). A file with nothing in effect is left out.
-  std::set<std::string> live;
-  std::map<std::string, ServiceTarget> targets; // located once per recorded URI/path
-  for (const JournalOp* op : ops) {
-    std::string spelling = op->uri + '\n' + op->path.value_or("");
-    auto known = targets.find(spelling);
-    if (known == targets.end()) {
-      Result<ServiceTarget> target = journal.targetOf(*op);
-      if (!target) {
-        error = target.error();
-        return {};
-      }
-      known = targets.emplace(std::move(spelling), std::move(*target)).first;
-    }
-    const ServiceTarget& target = known->second;
-    auto [it, inserted] = index.try_emplace(target.key, files.size());
-    if (inserted) files.push_back({target, op->name, {}});
-    files[it->second].ops.push_back(*op);
-    if (op->inEffect()) live.insert(target.key);
-  }
-  std::erase_if(files, [&](const FileRevert& file) { return !live.count(file.target.key); });
-  return files;
-}
-
-} // namespace
-
 void JournalService::undo(const json& params, ServiceCallback done) {
   std::optional<std::string> text = idParam(params, {"op", "id"});
   if (!text) return done(badParams("undo needs {op: <op id>}"));
@@ -467,6 +438,16 @@ void JournalService::reject(const json& params, ServiceCallback done) {
           Error::make(ErrorCode::NoChange, "hunk " + *text + " is already reverted")));
     only.hunks = {*hunk};
     only.reverts.clear(); // a single hunk of an undo op: no reinstating here
+    if (op->kind == "move" && op->moved_to) {
+      // One hunk of a move: a change of the moved file where it is now; it stays there.
+      Result<ServiceTarget> there = targetOfPath(*op->moved_to);
+      if (!there) return done(refusalToJSON(there.error()));
+      only.kind = "update";
+      only.uri = there->uri;
+      only.path = op->moved_to;
+      only.name = displayName(op->moved_to, there->uri);
+      only.moved_to.reset();
+    }
   } else if (!op->inEffect()) {
     return done(
         refusalToJSON(Error::make(ErrorCode::NoChange, "op " + *text + " is already undone")));

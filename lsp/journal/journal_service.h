@@ -90,6 +90,8 @@ public:
   std::int64_t turnFor(const CallerIdentity& caller);
   /// Where an op's document is now (open buffer or disk), by its recorded URI.
   Result<ServiceTarget> targetOf(const journal::JournalOp& op) const;
+  /// The target of a filesystem path (a move's destination).
+  Result<ServiceTarget> targetOfPath(const std::string& path) const;
   /// The document's current text ("" for a missing disk file).
   Result<std::string> currentText(const ServiceTarget& target) const;
 

@@ -1,0 +1,235 @@
+// Undo and rewind of a journaled move (patch `*** Move to:`) on disk files through the
+// in-process service (HashlineService::forDisk), as the CLI runs it: the moved file's hunks are
+// reversed with the usual rebase/CONFLICT rules, then it is moved back; refused with CONFLICT and
+// nothing written when the origin exists again, the file is gone, or a hunk's lines changed; a
+// move onto an existing file (its `delete` op, then the `move`) is rewound whole; the move back
+// is a journaled move itself, so it can be undone again; rejecting one hunk does not move it.
+#include "lsp/service/hashline_service.h"
+#include "tests/lsp/journal/journal_test_util.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <memory>
+
+namespace hashline::lsp {
+namespace {
+
+using journal_test::readRaw;
+using journal_test::ScopedEnv;
+using journal_test::TempDir;
+using journal_test::writeRaw;
+using nlohmann::json;
+
+std::string numbered(int count) {
+  std::string text;
+  for (int i = 1; i <= count; ++i)
+    text += "line " + std::to_string(i) + "\n";
+  return text;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+class JournalMoveTest : public ::testing::Test {
+protected:
+  void SetUp() override { service_ = HashlineService::forDisk({workspace_.path()}); }
+
+  json call(const std::string& method, json params) {
+    json result;
+    bool answered = false;
+    service_->call(method, std::move(params), [&](ServiceOutcome outcome) {
+      answered = true;
+      if (auto* value = std::get_if<json>(&outcome))
+        result = *value;
+      else
+        result = {{"rpcError", std::get<RpcError>(outcome).message}};
+    });
+    EXPECT_TRUE(answered) << method << " did not answer synchronously";
+    return result;
+  }
+
+  /// Moves `from` to `to` by a patch, changing line 5 ("line 5" → "five") on the way.
+  json movePatch(const std::string& from, const std::string& to, bool change = true) {
+    call("read", {{"path", from}, {"session", "agent"}});
+    if (exists(to)) call("read", {{"path", to}, {"session", "agent"}});
+    std::string hunk = change ? "@@\n-line 5\n+five\n" : "";
+    json patch =
+        call("patch", {{"session", "agent"},
+                       {"patch", "*** Begin Patch\n*** Update File: " + from +
+                                     "\n*** Move to: " + to + "\n" + hunk + "*** End Patch\n"}});
+    EXPECT_EQ(patch["status"], "applied") << patch.dump();
+    return patch;
+  }
+
+  json ops() { return call("log", json::object())["ops"]; }
+  std::uint64_t lastOp() { return ops().back()["op"].get<std::uint64_t>(); }
+  bool exists(const std::string& name) { return std::filesystem::exists(workspace_ / name); }
+  std::string file(const std::string& name) { return readRaw(workspace_ / name); }
+
+  TempDir state_;
+  TempDir runtime_;
+  TempDir workspace_;
+  ScopedEnv state_env_{"HASHLINE_STATE_DIR", state_.path()};
+  ScopedEnv runtime_env_{"HASHLINE_RUNTIME_DIR", runtime_.path()};
+  std::unique_ptr<HashlineService> service_;
+};
+
+TEST_F(JournalMoveTest, UndoOfAMoveRestoresPathAndBytesAndIsUndoable) {
+  const std::string original = numbered(20);
+  writeRaw(workspace_ / "a.txt", original);
+  movePatch("a.txt", "b.txt");
+  const std::string moved = replaced(original, "line 5\n", "five\n");
+  ASSERT_EQ(file("b.txt"), moved);
+  std::uint64_t move = lastOp();
+
+  json undone = call("undo", {{"op", move}});
+  ASSERT_EQ(undone["status"], "applied") << undone.dump();
+  EXPECT_EQ(file("a.txt"), original);
+  EXPECT_FALSE(exists("b.txt"));
+  json log = ops();
+  const json& back = log.back();
+  EXPECT_EQ(back["method"], "undo");
+  EXPECT_EQ(back["kind"], "move");
+  EXPECT_EQ(back["name"], "b.txt");
+  EXPECT_EQ(back["movedTo"], workspace_ / "a.txt");
+  EXPECT_EQ(log[log.size() - 2]["inEffect"], false) << log.dump();
+  EXPECT_EQ(log[log.size() - 2]["movedBackBy"], back["op"]);
+
+  // The move back is an op like any: undoing it moves the file forward again (redo).
+  json redone = call("undo", {{"op", back["op"]}});
+  ASSERT_EQ(redone["status"], "applied") << redone.dump();
+  EXPECT_FALSE(exists("a.txt"));
+  EXPECT_EQ(file("b.txt"), moved);
+  log = ops();
+  EXPECT_EQ(log[log.size() - 3]["inEffect"], true) << log.dump(); // the move is back in effect
+  // …and once more.
+  ASSERT_EQ(call("undo", {{"op", move}})["status"], "applied");
+  EXPECT_EQ(file("a.txt"), original);
+  EXPECT_FALSE(exists("b.txt"));
+}
+
+TEST_F(JournalMoveTest, APureMoveIsUndone) {
+  writeRaw(workspace_ / "a.txt", numbered(8));
+  movePatch("a.txt", "sub/b.txt", false);
+  ASSERT_EQ(file("sub/b.txt"), numbered(8));
+  json undone = call("undo", {{"op", lastOp()}});
+  ASSERT_EQ(undone["status"], "applied") << undone.dump();
+  EXPECT_EQ(file("a.txt"), numbered(8));
+  EXPECT_FALSE(exists("sub/b.txt"));
+  // Nothing in effect any more.
+  EXPECT_EQ(call("undo", {{"op", ops()[0]["op"]}})["error"]["code"], "NO_CHANGE");
+}
+
+TEST_F(JournalMoveTest, UserChangesElsewhereInTheMovedFileAreKept) {
+  const std::string original = numbered(20);
+  writeRaw(workspace_ / "a.txt", original);
+  movePatch("a.txt", "b.txt");
+  std::uint64_t move = lastOp();
+  // The user edits the moved file far from the agent's hunk.
+  writeRaw(workspace_ / "b.txt",
+           replaced(replaced(original, "line 5\n", "five\n"), "line 15\n", "user 15\n"));
+  json undone = call("undo", {{"op", move}});
+  ASSERT_EQ(undone["status"], "applied") << undone.dump();
+  EXPECT_EQ(file("a.txt"), replaced(original, "line 15\n", "user 15\n"));
+  EXPECT_FALSE(exists("b.txt"));
+}
+
+TEST_F(JournalMoveTest, AChangeToTheMovedHunkIsAConflictAndNothingIsWritten) {
+  writeRaw(workspace_ / "a.txt", numbered(20));
+  movePatch("a.txt", "b.txt");
+  std::uint64_t move = lastOp();
+  const std::string user = replaced(numbered(20), "line 5\n", "user five\n");
+  writeRaw(workspace_ / "b.txt", user);
+  std::size_t before = ops().size();
+  json refused = call("undo", {{"op", move}});
+  EXPECT_EQ(refused["error"]["code"], "CONFLICT") << refused.dump();
+  EXPECT_FALSE(exists("a.txt"));
+  EXPECT_EQ(file("b.txt"), user);
+  EXPECT_EQ(ops().size(), before);
+}
+
+TEST_F(JournalMoveTest, TheOriginRecreatedOrTheFileGoneIsAConflict) {
+  writeRaw(workspace_ / "a.txt", numbered(20));
+  movePatch("a.txt", "b.txt");
+  std::uint64_t move = lastOp();
+  const std::string moved = file("b.txt");
+  writeRaw(workspace_ / "a.txt", "someone else's a\n");
+  json refused = call("undo", {{"op", move}});
+  EXPECT_EQ(refused["error"]["code"], "CONFLICT") << refused.dump();
+  EXPECT_NE(refused["error"]["message"].get<std::string>().find("exists again"), std::string::npos)
+      << refused.dump();
+  EXPECT_EQ(file("a.txt"), "someone else's a\n");
+  EXPECT_EQ(file("b.txt"), moved);
+
+  std::filesystem::remove(workspace_ / "a.txt");
+  std::filesystem::remove(workspace_ / "b.txt");
+  refused = call("undo", {{"op", move}});
+  EXPECT_EQ(refused["error"]["code"], "CONFLICT") << refused.dump();
+  EXPECT_FALSE(exists("a.txt"));
+  EXPECT_FALSE(exists("b.txt"));
+}
+
+TEST_F(JournalMoveTest, RewindOfAMoveOntoAnExistingFileRestoresBoth) {
+  const std::string original = numbered(12);
+  writeRaw(workspace_ / "a.txt", original);
+  writeRaw(workspace_ / "b.txt", "old b\n");
+  movePatch("a.txt", "b.txt");
+  // A later agent edit of the moved file, same turn.
+  call("read", {{"path", "b.txt"}, {"session", "agent"}});
+  json edit = call(
+      "replace", {{"path", "b.txt"}, {"old", "line 10\n"}, {"new", "ten\n"}, {"session", "agent"}});
+  ASSERT_EQ(edit["status"], "applied") << edit.dump();
+  ASSERT_EQ(ops().size(), 3u); // delete (replaced b), move, replace
+
+  json dry = call("rewind", {{"turn", 1}, {"session", "agent"}, {"dry_run", true}});
+  ASSERT_EQ(dry["status"], "preview") << dry.dump();
+  EXPECT_TRUE(exists("b.txt"));
+
+  json rewound = call("rewind", {{"turn", 1}, {"session", "agent"}});
+  ASSERT_EQ(rewound["status"], "applied") << rewound.dump();
+  EXPECT_EQ(file("a.txt"), original);
+  EXPECT_EQ(file("b.txt"), "old b\n");
+  for (const json& op : ops())
+    if (op["method"] == "patch" || op["method"] == "replace")
+      EXPECT_FALSE(op["inEffect"].get<bool>()) << op.dump();
+}
+
+TEST_F(JournalMoveTest, UndoingTheMoveAloneLeavesTheReplacedFileGoneUntilItsDeleteIsUndone) {
+  const std::string original = numbered(12);
+  writeRaw(workspace_ / "a.txt", original);
+  writeRaw(workspace_ / "b.txt", "old b\n");
+  movePatch("a.txt", "b.txt");
+  json log = ops();
+  ASSERT_EQ(log.size(), 2u);
+  std::uint64_t replaced_delete = log[0]["op"], move = log[1]["op"];
+  // While the moved file sits on b.txt, the replaced b.txt cannot come back.
+  EXPECT_EQ(call("undo", {{"op", replaced_delete}})["status"], "refused");
+  EXPECT_EQ(file("b.txt"), replaced(original, "line 5\n", "five\n"));
+
+  ASSERT_EQ(call("undo", {{"op", move}})["status"], "applied");
+  EXPECT_EQ(file("a.txt"), original);
+  EXPECT_FALSE(exists("b.txt"));
+  json undone = call("undo", {{"op", replaced_delete}});
+  ASSERT_EQ(undone["status"], "applied") << undone.dump();
+  EXPECT_EQ(file("b.txt"), "old b\n");
+  EXPECT_EQ(file("a.txt"), original);
+}
+
+TEST_F(JournalMoveTest, RejectingOneHunkOfAMoveLeavesTheFileWhereItIs) {
+  writeRaw(workspace_ / "a.txt", numbered(20));
+  movePatch("a.txt", "b.txt");
+  std::uint64_t move = lastOp();
+  json rejected = call("reject", {{"hunk", std::to_string(move) + "#1"}});
+  ASSERT_EQ(rejected["status"], "applied") << rejected.dump();
+  EXPECT_FALSE(exists("a.txt"));
+  EXPECT_EQ(file("b.txt"), numbered(20));
+  // The relocation is still in effect: undoing the move now only moves the file back.
+  ASSERT_EQ(call("undo", {{"op", move}})["status"], "applied");
+  EXPECT_EQ(file("a.txt"), numbered(20));
+  EXPECT_FALSE(exists("b.txt"));
+}
+
+} // namespace
+} // namespace hashline::lsp
