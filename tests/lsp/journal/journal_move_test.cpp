@@ -3,9 +3,11 @@
 // reversed with the usual rebase/CONFLICT rules, then it is moved back; refused with CONFLICT and
 // nothing written when the origin exists again, the file is gone, or a hunk's lines changed; a
 // move onto an existing file (its `delete` op, then the `move`) is rewound whole; the move back
-// is a journaled move itself, so it can be undone again; rejecting one hunk does not move it.
+// is a journaled move itself, so it can be undone again; rejecting one hunk does not move it;
+// a buffer open at either path (a real `hashline lsp`) refuses the move back until closed.
 #include "lsp/service/hashline_service.h"
 #include "tests/lsp/journal/journal_test_util.h"
+#include "tests/lsp/support/lsp_client.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -229,6 +231,44 @@ TEST_F(JournalMoveTest, RejectingOneHunkOfAMoveLeavesTheFileWhereItIs) {
   ASSERT_EQ(call("undo", {{"op", move}})["status"], "applied");
   EXPECT_EQ(file("a.txt"), numbered(20));
   EXPECT_FALSE(exists("b.txt"));
+}
+
+// Through a real `hashline lsp` (the test plays the editor): a moved file open in the editor as a
+// buffer is not moved back under it — CONFLICT naming the buffer, nothing written — until the
+// buffer is closed.
+TEST(JournalMoveBuffer, AnOpenBufferAtEitherPathRefusesTheMoveBackUntilClosed) {
+  TempDir work, workspace;
+  ScopedEnv state("HASHLINE_STATE_DIR", work.path());
+  ScopedEnv runtime("HASHLINE_RUNTIME_DIR", work.path());
+  writeRaw(workspace / "a.txt", numbered(10));
+  test::LspClient client;
+  client.initialize(json::object(), {{"rootUri", "file://" + workspace.path()}});
+  client.callResult("hashline/read", {{"path", "a.txt"}, {"session", "agent"}});
+  json patch = client.callResult(
+      "hashline/patch", {{"session", "agent"},
+                         {"patch", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n"
+                                   "@@\n-line 5\n+five\n*** End Patch\n"}});
+  ASSERT_EQ(patch["status"], "applied") << patch.dump();
+  const std::string moved = replaced(numbered(10), "line 5\n", "five\n");
+  json log = client.callResult("hashline/log", json::object());
+  std::uint64_t move = log["ops"].back()["op"];
+
+  for (const char* name : {"b.txt", "a.txt"}) {
+    const std::string uri = "file://" + (workspace / name);
+    client.didOpen(uri, name == std::string("b.txt") ? moved : "");
+    json refused = client.callResult("hashline/undo", {{"op", move}});
+    EXPECT_EQ(refused["error"]["code"], "CONFLICT") << refused.dump();
+    EXPECT_NE(refused["error"]["message"].get<std::string>().find("open in the editor"),
+              std::string::npos)
+        << refused.dump();
+    EXPECT_FALSE(std::filesystem::exists(workspace / "a.txt"));
+    EXPECT_EQ(readRaw(workspace / "b.txt"), moved);
+    client.didClose(uri);
+  }
+  json undone = client.callResult("hashline/undo", {{"op", move}});
+  ASSERT_EQ(undone["status"], "applied") << undone.dump();
+  EXPECT_EQ(readRaw(workspace / "a.txt"), numbered(10));
+  EXPECT_FALSE(std::filesystem::exists(workspace / "b.txt"));
 }
 
 } // namespace
