@@ -8,7 +8,8 @@
 // a move a kill left at both ends (the source not yet unlinked) is refused, as documented
 // (docs/journal.md, Limits): the test checks that and drops the destination itself.
 // Every few completed runs are undone the same way. Default 100 runs; HASHLINE_TORTURE=1: 1000;
-// under ASan 20 (every process is several times slower there).
+// under ASan 20 (every process is several times slower there). A second test SIGKILLs `hashline
+// undo` of a move (40 runs; 400; 10): the file is moved back or not, and the journal agrees.
 #include "lsp/disk/state_dir.h"
 #include "lsp/support/log.h"
 #include "tests/lsp/torture/disk_cli_fixture.h"
@@ -301,6 +302,99 @@ TEST_F(CliPatchCrash, KilledPatchesLeaveEveryChangedFileJournaledAndUndoable) {
       static_cast<long long>(runs), kRows, static_cast<long long>(typical_run.count() / 1000),
       killed, killed_changed, files_changed_by_kills, partial_kills, completed, retried,
       undone_runs, undone_ops, moves_undone, move_both_ends);
+}
+
+// `hashline undo` of a move SIGKILLed at random moments: the file is on one side — not moved back
+// (the move still in effect, no undo op), or moved back with its old bytes (the undo op, a
+// journaled `move`, lists it and the move is no longer in effect) — or, killed between
+// publishing the old path and unlinking the new one, at both ends with the journal saying moved
+// back (the test drops the leftover). Never anything else.
+TEST_F(CliPatchCrash, KilledUndosOfAMoveLeaveTheFileOnOneSideAndTheJournalMatching) {
+  const std::int64_t runs = tortureCount(kSanitized ? 10 : 40, 400);
+  const std::uint64_t seed = tortureSeed(2028);
+  std::mt19937_64 random(seed);
+  std::printf("cli move undo crash: seed %llu (HASHLINE_TORTURE_SEED replays it)\n",
+              static_cast<unsigned long long>(seed));
+  const std::string original = makeText('m');
+  writeFile("m.txt", original);
+  std::string patch_path = (root_ / "patches" / "move.patch").string();
+  std::chrono::microseconds typical_run{0};
+  double aim = 0;
+  std::size_t not_moved_back = 0, moved_back = 0, both_ends = 0;
+
+  for (std::int64_t run = 0; run < runs && !HasFailure(); ++run) {
+    const std::string what = "run " + std::to_string(run);
+    const std::size_t row = 1 + random() % kRows;
+    std::string moved = original;
+    const std::string old_line = lineText('m', row, 0), new_line = lineText('m', row, run + 1);
+    moved.replace(moved.find(old_line), old_line.size(), new_line);
+    std::ofstream(patch_path, std::ios::binary | std::ios::trunc)
+        << "*** Begin Patch\n*** Update File: m.txt\n*** Move to: n.txt\n@@\n-" + old_line + "\n+" +
+               new_line + "\n*** End Patch\n";
+    readAll(snapshot());
+    CliOutcome patched = cli({"patch", patch_path});
+    ASSERT_EQ(patched.exit_code, 0) << what << ": " << patched.err;
+    ASSERT_EQ(readFile("n.txt"), moved) << what;
+    json ops = logOps(what);
+    ASSERT_FALSE(ops.empty());
+    const std::uint64_t move = ops.back()["op"];
+    ASSERT_EQ(ops.back()["kind"], "move") << ops.back().dump();
+
+    const std::vector<std::string> args = {"undo", std::to_string(move)};
+    CliOutcome undo;
+    if (run < 3) {
+      auto started = std::chrono::steady_clock::now();
+      undo = cli(args);
+      auto took = std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now() - started);
+      typical_run = run == 0 ? took : std::min(typical_run, took);
+      aim = static_cast<double>(typical_run.count());
+      ASSERT_EQ(undo.exit_code, 0) << what << ": " << undo.err;
+    } else {
+      std::int64_t centre = std::max<std::int64_t>(2, static_cast<std::int64_t>(aim));
+      std::chrono::microseconds delay(centre / 2 + static_cast<std::int64_t>(random() % centre));
+      undo = runCliKilledAfter(withWorkspace(args), workspace_, delay);
+      if (!undo.killed) ASSERT_EQ(undo.exit_code, 0) << what << ": " << undo.err;
+    }
+
+    const std::optional<std::string> at_m = readFile("m.txt"), at_n = readFile("n.txt");
+    json after = logOps(what + " (after the undo)");
+    const json* move_op = nullptr;
+    for (const json& op : after)
+      if (op["op"] == move) move_op = &op;
+    ASSERT_NE(move_op, nullptr) << what;
+    const json& last = after.back();
+    if (!at_m && at_n == moved) {
+      // Not moved back: the move is in effect and no undo op landed.
+      ASSERT_TRUE(undo.killed) << what << ": the undo completed, the file did not move back";
+      EXPECT_TRUE((*move_op)["inEffect"].get<bool>()) << what << ": " << move_op->dump();
+      EXPECT_EQ(last["op"], move) << what << ": an undo op without the move back: " << last.dump();
+      ++not_moved_back;
+      if (run >= 3) aim *= 1.1; // aim later
+      CliOutcome retry = cli(args);
+      ASSERT_EQ(retry.exit_code, 0) << what << ": " << retry.err;
+      ASSERT_EQ(readFile("m.txt"), original) << what;
+      continue;
+    }
+    ASSERT_EQ(at_m, original) << what << ": m.txt is neither absent nor the old bytes";
+    ASSERT_TRUE(!at_n || at_n == moved) << what << ": n.txt changed";
+    EXPECT_FALSE((*move_op)["inEffect"].get<bool>()) << what << ": " << move_op->dump();
+    EXPECT_EQ(last["method"], "undo") << what << ": " << last.dump();
+    EXPECT_EQ(last["kind"], "move") << what << ": " << last.dump();
+    EXPECT_EQ((*move_op)["movedBackBy"], last["op"]) << what;
+    if (at_n) {
+      ++both_ends;
+      writeFile("n.txt", std::nullopt);
+    } else {
+      ++moved_back;
+    }
+    if (run >= 3 && !undo.killed) aim *= 0.9; // aim earlier
+  }
+  EXPECT_GT(not_moved_back + both_ends, 0u) << "no kill landed before the move back completed";
+  std::printf("cli move undo crash: %lld runs, typical undo %lld ms: %zu killed before the move "
+              "back, %zu moved back, %zu left at both ends (journaled as moved back)\n",
+              static_cast<long long>(runs), static_cast<long long>(typical_run.count() / 1000),
+              not_moved_back, moved_back, both_ends);
 }
 
 } // namespace
