@@ -4,7 +4,8 @@
 // nothing written when the origin exists again, the file is gone, or a hunk's lines changed; a
 // move onto an existing file (its `delete` op, then the `move`) is rewound whole; the move back
 // is a journaled move itself, so it can be undone again; rejecting one hunk does not move it;
-// a buffer open at either path (a real `hashline lsp`) refuses the move back until closed.
+// a buffer open at either path (a real `hashline lsp`) refuses the move back until closed, and a
+// rewind failing after the move back moves the file forward again.
 #include "lsp/service/hashline_service.h"
 #include "tests/lsp/journal/journal_test_util.h"
 #include "tests/lsp/support/lsp_client.h"
@@ -98,6 +99,9 @@ TEST_F(JournalMoveTest, UndoOfAMoveRestoresPathAndBytesAndIsUndoable) {
   EXPECT_EQ(back["movedTo"], workspace_ / "a.txt");
   EXPECT_EQ(log[log.size() - 2]["inEffect"], false) << log.dump();
   EXPECT_EQ(log[log.size() - 2]["movedBackBy"], back["op"]);
+  // A new process reads the same state from the journal file.
+  service_ = HashlineService::forDisk({workspace_.path()});
+  EXPECT_EQ(ops(), log);
 
   // The move back is an op like any: undoing it moves the file forward again (redo).
   json redone = call("undo", {{"op", back["op"]}});
@@ -269,6 +273,62 @@ TEST(JournalMoveBuffer, AnOpenBufferAtEitherPathRefusesTheMoveBackUntilClosed) {
   ASSERT_EQ(undone["status"], "applied") << undone.dump();
   EXPECT_EQ(readRaw(workspace / "a.txt"), numbered(10));
   EXPECT_FALSE(std::filesystem::exists(workspace / "b.txt"));
+}
+
+// A rewind that moved a file back and then has a buffer's reversal refused by the editor moves
+// the file forward again (a journaled rollback of the move back), and says so.
+TEST(JournalMoveBuffer, ARewindFailingAfterTheMoveBackMovesTheFileForwardAgain) {
+  TempDir work, workspace;
+  ScopedEnv state("HASHLINE_STATE_DIR", work.path());
+  ScopedEnv runtime("HASHLINE_RUNTIME_DIR", work.path());
+  writeRaw(workspace / "a.txt", numbered(10));
+  writeRaw(workspace / "c.txt", numbered(10));
+  test::LspClient client;
+  client.initialize(json::object(), {{"rootUri", "file://" + workspace.path()}});
+  const std::string c_uri = "file://" + (workspace / "c.txt");
+  client.didOpen(c_uri, numbered(10));
+  json turn = client.callResult("hashline/turn", {{"action", "begin"}, {"session", "agent"}});
+  std::int64_t t = turn["turn"];
+  // The buffer first (older), then the move: the rewind moves the file back first.
+  client.callResult("hashline/read", {{"path", "c.txt"}, {"session", "agent"}});
+  std::int64_t edit_id = client.request(
+      "hashline/replace",
+      {{"path", "c.txt"}, {"session", "agent"}, {"old", "line 2\n"}, {"new", "C2\n"}});
+  json apply = client.waitServerRequest("workspace/applyEdit");
+  const std::string c_text = replaced(numbered(10), "line 2\n", "C2\n");
+  client.didChange(c_uri, 2, {test::LspClient::fullChange(c_text)});
+  client.respond(apply["id"], {{"applied", true}});
+  ASSERT_EQ(client.waitResponse(edit_id)["result"]["status"], "applied");
+  client.callResult("hashline/read", {{"path", "a.txt"}, {"session", "agent"}});
+  json patch = client.callResult(
+      "hashline/patch", {{"session", "agent"},
+                         {"patch", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n"
+                                   "@@\n-line 5\n+five\n*** End Patch\n"}});
+  ASSERT_EQ(patch["status"], "applied") << patch.dump();
+  const std::string moved = replaced(numbered(10), "line 5\n", "five\n");
+
+  std::int64_t rewind_id = client.request("hashline/rewind", {{"turn", t}, {"session", "agent"}});
+  json reversal = client.waitServerRequest("workspace/applyEdit");
+  EXPECT_EQ(readRaw(workspace / "a.txt"), numbered(10)); // moved back before the buffer's turn
+  EXPECT_FALSE(std::filesystem::exists(workspace / "b.txt"));
+  client.respond(reversal["id"], {{"applied", false}, {"failureReason", "user said no"}});
+  json refused = client.waitResponse(rewind_id)["result"];
+  ASSERT_EQ(refused["status"], "refused") << refused.dump();
+  EXPECT_EQ(refused["failedFile"], "c.txt");
+  EXPECT_EQ(refused["applied"], json::array({"b.txt"}));
+  EXPECT_EQ(refused["rolledBack"], json::array({"b.txt"}));
+  EXPECT_EQ(refused["rollbackFailed"], json::array());
+  EXPECT_FALSE(std::filesystem::exists(workspace / "a.txt"));
+  EXPECT_EQ(readRaw(workspace / "b.txt"), moved);
+  json log = client.callResult("hashline/log", json::object());
+  const json& ops = log["ops"];
+  ASSERT_GE(ops.size(), 4u) << log.dump();
+  EXPECT_EQ(ops[ops.size() - 1]["method"], "rollback");
+  EXPECT_EQ(ops[ops.size() - 1]["kind"], "move");
+  EXPECT_EQ(ops[ops.size() - 2]["method"], "rewind");
+  EXPECT_EQ(ops[ops.size() - 2]["kind"], "move");
+  for (std::size_t i = 0; i + 2 < ops.size(); ++i) // the agent's ops are in effect again
+    EXPECT_TRUE(ops[i]["inEffect"].get<bool>()) << ops[i].dump();
 }
 
 } // namespace
