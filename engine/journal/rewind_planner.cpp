@@ -30,6 +30,12 @@ Result<RewindPlan> planRewind(std::string_view current, const std::vector<const 
     for (const JournalHunk& hunk : op.hunks)
       if (!reverted.count({op.id, hunk.index})) items.push_back({{op.id, hunk.index}, &hunk});
     if (!items.empty()) {
+      // A deleted file comes back only where there is none: a file at its path now (recreated,
+      // or another file moved there) is not the deleted one's remains.
+      if (op.kind == "delete" && !plan.text_after.empty())
+        return Error::make(ErrorCode::Conflict,
+                           std::string(name) + " exists again since op " + std::to_string(op.id) +
+                               " deleted it; its old content cannot be recreated over it");
       Result<Reversal> reversal = planReversal(plan.text_after, items, name);
       if (!reversal) return reversal.error();
       plan.text_after = std::move(reversal->text_after);

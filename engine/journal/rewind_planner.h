@@ -5,9 +5,10 @@
 // reversing the newer ones (so a later op of the same set that touched an earlier op's lines is
 // reversed first and is no conflict), and an op that had reverted hunks of another op in the set
 // brings them back before that op is reached. Any hunk that cannot be found → CONFLICT, nothing
-// planned. A move op whose relocation is in effect is reversed whole: `{op, 0}` joins `reverts`
-// after its hunks (the caller moves the file back). The caller (lsp/journal) runs this for every
-// file of a turn before applying anything.
+// planned. A delete op is reversed only on an empty document (else CONFLICT: the path holds
+// another file now). A move op whose relocation is in effect is reversed whole: `{op, 0}` joins
+// `reverts` after its hunks (the caller moves the file back). The caller (lsp/journal) runs this
+// for every file of a turn before applying anything.
 //
 // `netDiff` is the unified diff from the text before the ops to now (empty when the ops cancel
 // out); `commitDiff` renders an op's hunks as a unified diff with their recorded context.

@@ -223,6 +223,28 @@ TEST_F(JournalMoveTest, UndoingTheMoveAloneLeavesTheReplacedFileGoneUntilItsDele
   EXPECT_EQ(file("a.txt"), original);
 }
 
+TEST_F(JournalMoveTest, RewindingOnlyTheDestinationPathKeepsTheMovedFileThere) {
+  writeRaw(workspace_ / "a.txt", numbered(12));
+  writeRaw(workspace_ / "b.txt", "old b\n");
+  movePatch("a.txt", "b.txt");
+  call("read", {{"path", "b.txt"}, {"session", "agent"}});
+  json edit = call(
+      "replace", {{"path", "b.txt"}, {"old", "line 10\n"}, {"new", "ten\n"}, {"session", "agent"}});
+  ASSERT_EQ(edit["status"], "applied") << edit.dump();
+  const std::string moved = file("b.txt");
+  // File grain at b.txt: the ops recorded there (the replaced file's delete, the later edit), not
+  // the move (recorded at a.txt) — the old b.txt cannot come back over the moved file.
+  json refused = call("rewind", {{"turn", 1}, {"session", "agent"}, {"path", "b.txt"}});
+  EXPECT_EQ(refused["error"]["code"], "CONFLICT") << refused.dump();
+  EXPECT_EQ(file("b.txt"), moved);
+  EXPECT_FALSE(exists("a.txt"));
+  // At a.txt it is the move: moved back, the replaced file still gone.
+  json rewound = call("rewind", {{"turn", 1}, {"session", "agent"}, {"path", "a.txt"}});
+  ASSERT_EQ(rewound["status"], "applied") << rewound.dump();
+  EXPECT_EQ(file("a.txt"), replaced(numbered(12), "line 10\n", "ten\n")); // the edit stays
+  EXPECT_FALSE(exists("b.txt"));
+}
+
 TEST_F(JournalMoveTest, RejectingOneHunkOfAMoveLeavesTheFileWhereItIs) {
   writeRaw(workspace_ / "a.txt", numbered(20));
   movePatch("a.txt", "b.txt");
