@@ -12,12 +12,15 @@
 // workspace/applyEdit and answering it, and serves the applyEdits: as an editor does, it refuses
 // (applied:false) one whose version is not the buffer's current one, and otherwise applies it,
 // sends the didChange and answers applied:true.
-// Properties: every applyEdit the editor accepts replaces exactly one line whose current text
-// is the text the agent read (the verified line, wherever typing moved it) by the content of an
-// op not yet answered; every op answered `applied` was applied exactly once, every op answered
-// `refused` never was (with a staleness / editor error code), also checked once all agents are
-// done; no applyEdit is left unserved; the final mirror hash equals the buffer's. Default 1,500
-// operations; HASHLINE_TORTURE=1: 12,000 (user keystrokes + agent edits); under ASan 300 / 2,000.
+// Properties: every applyEdit the editor accepts replaces exactly one line by the content of an
+// op not yet answered, and that line's current text is the text the agent read (the verified
+// line, wherever typing moved it) — or, since anchors ignore whitespace, a text the session was
+// shown under the very same anchor (a refusal's fresh anchors, an edit result, a later read)
+// before the edit was answered: the sidecar resolves an anchor through its latest issue; every op
+// answered `applied` was applied exactly once, every op answered `refused` never was (with a
+// staleness / editor error code), also checked once all agents are done; no applyEdit is left
+// unserved; the final mirror hash equals the buffer's. Default 1,500 operations;
+// HASHLINE_TORTURE=1: 12,000 (user keystrokes + agent edits); under ASan 300 / 2,000.
 //
 // LspClient's waits fail the test on timeout; here the client gets a short timeout and waits
 // go through `poll`, which swallows those timeout failures and retries until a deadline. Agent
@@ -73,18 +76,43 @@ constexpr int kAgents = 8;
 
 struct Op {
   int agent = 0;
-  std::string read_text;    // the line's text when the agent read it
+  std::string read_text; // the line's text when the agent read it
+  std::int64_t read_version = 0;
   std::string content;      // what the op writes
   int accepted_applies = 0; // applyEdits the editor accepted for this op
   enum class Answer { None, Applied, Refused } answer = Answer::None;
+  std::string anchor;         // the anchor it replaces
+  std::int64_t edit_id = 0;   // its request id on the agent's connection
+  std::int64_t sent_last = 0; // the last request id sent before its answer arrived
+  std::string landed_on;      // the line's text when the editor accepted the applyEdit
+  std::int64_t landed_version = 0;
+  int attempts = 1; // applyEdits the sidecar sent (the answer's `attempts`)
 };
 
 // What the agents and the editor share; `mutex` guards everything but the atomics.
+// What one agent's session was shown: for each anchor string, the line texts that came with it
+// in any answer (reads, refusal data, edit results), with the id of the request answered.
+using Shown = std::map<std::string, std::vector<std::pair<std::int64_t, std::string>>>;
+
+void recordShown(const json& value, std::int64_t id, Shown& shown) {
+  if (value.is_object()) {
+    auto anchor = value.find("anchor"), text = value.find("text");
+    if (anchor != value.end() && text != value.end() && anchor->is_string() && text->is_string())
+      shown[anchor->get<std::string>()].emplace_back(id, text->get<std::string>());
+    for (const auto& [key, child] : value.items())
+      recordShown(child, id, shown);
+  } else if (value.is_array()) {
+    for (const json& child : value)
+      recordShown(child, id, shown);
+  }
+}
+
 struct Shared {
   std::mutex mutex;
   std::vector<std::unique_ptr<Op>> ops;
   std::map<std::string, Op*> by_content;
-  std::vector<std::string> problems; // reported by the test thread
+  std::vector<std::string> problems;                      // reported by the test thread
+  std::vector<Shown> shown = std::vector<Shown>(kAgents); // each agent's, written by its thread
   std::map<std::string, int> refusal_codes;
   std::int64_t applied = 0, refused = 0, pipelined_reads = 0;
   int in_flight = 0, most_in_flight = 0; // edits sent and not yet answered
@@ -199,9 +227,10 @@ public:
     }
     EXPECT_EQ(op->answer, Op::Answer::None)
         << "an applyEdit for an op the agent already has its answer for";
-    EXPECT_EQ(lineText(changed_line), op->read_text)
-        << "agent-" << op->agent << " edited line " << changed_line + 1
-        << " whose text is not the text it read (a lost update)";
+    // Whether that is a line the session verified is checked once the agent is done (it may
+    // still be reading an answer that showed the line under the same anchor).
+    op->landed_on = lineText(changed_line);
+    op->landed_version = version;
     // Apply for real: the didChange first (as VS Code does), then the answer.
     std::vector<json> changes;
     for (const Byte& edit : edits) {
@@ -231,11 +260,16 @@ void runAgent(int agent, const std::string& socket, const std::string& uri, std:
   const std::string session = "agent-" + std::to_string(agent);
   AgentSocketClient connection(socket);
   if (!connection.connected()) return shared.problem(session + ": " + connection.problem());
+  Shown& shown = shared.shown[agent];
+  auto receive = [&](std::int64_t id) -> json {
+    auto answer = connection.wait(id, kPatience);
+    if (!answer) return nullptr;
+    recordShown(*answer, id, shown);
+    return *answer;
+  };
   auto call = [&](const std::string& method, const json& params) -> json {
     auto id = connection.send(method, params);
-    auto answer = id ? connection.wait(*id, kPatience) : std::nullopt;
-    if (!answer) return nullptr;
-    return *answer;
+    return id ? receive(*id) : json();
   };
   auto rowsOf = [&](const json& answer) -> json {
     if (answer.is_null() || !answer.contains("result") ||
@@ -248,13 +282,16 @@ void runAgent(int agent, const std::string& socket, const std::string& uri, std:
   };
   const json read_params = {{"uri", uri}, {"session", session}};
   json rows;
+  std::int64_t read_version = 0;
   bool fresh = false; // rows came from a read pipelined behind the last edit
   while (!shared.stop) {
     if (shared.agent_edits + shared.keystrokes >= operations) break;
     ++shared.agent_edits;
     if (rows.is_null() || (!fresh && random() % 3 != 0)) {
-      rows = rowsOf(call("hashline/read", read_params));
+      json read = call("hashline/read", read_params);
+      rows = rowsOf(read);
       if (rows.is_null()) break;
+      read_version = read["result"].value("version", std::int64_t{0});
     }
     fresh = false;
     const json& row = rows[random() % rows.size()];
@@ -263,6 +300,8 @@ void runAgent(int agent, const std::string& socket, const std::string& uri, std:
       auto owned = std::make_unique<Op>();
       owned->agent = agent;
       owned->read_text = row["text"];
+      owned->read_version = read_version;
+      owned->anchor = row["anchor"];
       std::lock_guard lock(shared.mutex);
       owned->content =
           "op " + std::to_string(shared.ops.size() + 1) + " by agent-" + std::to_string(agent);
@@ -280,16 +319,20 @@ void runAgent(int agent, const std::string& socket, const std::string& uri, std:
     // Now and then a read rides behind the edit on the same connection (two in flight).
     std::optional<std::int64_t> read_id;
     if (random() % 4 == 0) read_id = connection.send("hashline/read", read_params);
-    auto answer = connection.wait(*edit_id, kPatience);
-    if (!answer) return shared.problem(session + ": edit never answered: " + connection.problem());
+    json answer = receive(*edit_id);
+    if (answer.is_null())
+      return shared.problem(session + ": edit never answered: " + connection.problem());
     {
       std::lock_guard lock(shared.mutex);
       --shared.in_flight;
-      const json result = answer->value("result", json::object());
+      op->edit_id = *edit_id;
+      op->sent_last = read_id ? *read_id : *edit_id;
+      const json result = answer.value("result", json::object());
       std::string status = result.is_object() ? result.value("status", "") : "";
       if (status == "applied") {
         ++shared.applied;
         op->answer = Op::Answer::Applied;
+        op->attempts = result.value("attempts", 1);
         if (op->accepted_applies != 1)
           shared.problems.push_back("op answered applied was applied " +
                                     std::to_string(op->accepted_applies) + " times");
@@ -299,16 +342,17 @@ void runAgent(int agent, const std::string& socket, const std::string& uri, std:
         json error = result.value("error", json::object());
         shared.refusal_codes[error.is_object() ? error.value("code", "?") : "?"]++;
         if (op->accepted_applies != 0)
-          shared.problems.push_back("op answered refused was applied: " + answer->dump());
+          shared.problems.push_back("op answered refused was applied: " + answer.dump());
       } else {
-        shared.problems.push_back(session + ": neither applied nor refused: " + answer->dump());
+        shared.problems.push_back(session + ": neither applied nor refused: " + answer.dump());
         shared.stop = true;
       }
     }
     if (read_id) {
-      auto read = connection.wait(*read_id, kPatience);
-      rows = rowsOf(read ? *read : json());
+      json read = receive(*read_id);
+      rows = rowsOf(read);
       if (rows.is_null()) break;
+      read_version = read["result"].value("version", std::int64_t{0});
       fresh = true;
       std::lock_guard lock(shared.mutex);
       ++shared.pipelined_reads;
@@ -385,8 +429,23 @@ TEST(LostUpdates, EightAgentsAndATypingUserOnOneBuffer) {
     ADD_FAILURE() << problem;
 
   // Every op was answered, and applied exactly when it was answered so.
+  std::int64_t landed_reshown = 0;
   for (const auto& op : shared.ops) {
     EXPECT_NE(op->answer, Op::Answer::None) << op->content << " never answered";
+    if (op->landed_on.empty() || op->landed_on == op->read_text) continue;
+    // Anchors ignore whitespace (docs/anchors.md), and a session's anchor resolves through the
+    // latest answer that showed it (a refusal's fresh anchors, an edit result, a read): the
+    // line may have changed since the agent's read if the session was shown the new text under
+    // the very same anchor before the edit was answered. Anything else is a lost update.
+    bool reshown = false;
+    for (const auto& [id, text] : shared.shown[op->agent][op->anchor])
+      reshown |= id <= op->sent_last && id != op->edit_id && text == op->landed_on;
+    ++landed_reshown;
+    EXPECT_TRUE(reshown) << "agent-" << op->agent << " replaced \"" << op->landed_on
+                         << "\" at version " << op->landed_version << ", but it read \""
+                         << op->read_text << "\" at version " << op->read_version
+                         << " and was never shown that text under " << op->anchor
+                         << " (a lost update; " << op->attempts << " applyEdit(s) sent)";
     EXPECT_EQ(op->accepted_applies, op->answer == Op::Answer::Applied ? 1 : 0)
         << op->content << " was applied " << op->accepted_applies << " times";
   }
@@ -418,14 +477,17 @@ TEST(LostUpdates, EightAgentsAndATypingUserOnOneBuffer) {
   std::printf(
       "lost updates: %lld operations (%lld keystrokes, %lld agent edits over %d socket "
       "connections, up to %d in flight: %lld applied, %lld refused:%s; %lld reads pipelined "
-      "behind an edit), %lld applyEdits refused by the editor (version moved), seed %llu\n",
+      "behind an edit; %lld landed on a line re-shown under the same anchor after the read), "
+      "%lld applyEdits refused by the editor (version moved), seed %llu\n",
       static_cast<long long>(keystrokes + agent_edits), static_cast<long long>(keystrokes),
       static_cast<long long>(agent_edits), kAgents, shared.most_in_flight,
       static_cast<long long>(shared.applied), static_cast<long long>(shared.refused), codes.c_str(),
-      static_cast<long long>(shared.pipelined_reads),
+      static_cast<long long>(shared.pipelined_reads), static_cast<long long>(landed_reshown),
       static_cast<long long>(editor.refused_applies), static_cast<unsigned long long>(seed));
   client.closeInput();
-  std::filesystem::remove_all(root);
+  client.waitForExit(); // the sidecar withdraws its socket and discovery file on the way out
+  std::error_code ignored;
+  std::filesystem::remove_all(root, ignored);
 }
 
 } // namespace
