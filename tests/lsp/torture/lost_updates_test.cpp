@@ -485,7 +485,15 @@ TEST(LostUpdates, EightAgentsAndATypingUserOnOneBuffer) {
       static_cast<long long>(shared.pipelined_reads), static_cast<long long>(landed_reshown),
       static_cast<long long>(editor.refused_applies), static_cast<unsigned long long>(seed));
   client.closeInput();
-  client.waitForExit(); // the sidecar withdraws its socket and discovery file on the way out
+  // The sidecar withdraws its socket and discovery file on the way out.
+  EXPECT_FALSE(poll(
+                   [&] {
+                     std::optional<int> code = client.waitForExit();
+                     return code ? json(*code) : json();
+                   },
+                   kPatience)
+                   .is_null())
+      << "the sidecar did not exit after its input closed";
   std::error_code ignored;
   std::filesystem::remove_all(root, ignored);
 }
