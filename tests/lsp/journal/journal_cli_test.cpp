@@ -19,6 +19,7 @@
 namespace hashline {
 namespace {
 
+using journal_test::numbered;
 using journal_test::readRaw;
 using journal_test::ScopedEnv;
 using journal_test::TempDir;
@@ -30,13 +31,6 @@ struct CliRun {
   std::string out;
   std::string err;
 };
-
-std::string numbered(int count) {
-  std::string text;
-  for (int i = 1; i <= count; ++i)
-    text += "line " + std::to_string(i) + "\n";
-  return text;
-}
 
 class JournalCliTest : public ::testing::Test {
 protected:

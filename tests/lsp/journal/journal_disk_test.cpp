@@ -24,18 +24,12 @@
 namespace hashline::lsp {
 namespace {
 
+using journal_test::numbered;
 using journal_test::readRaw;
 using journal_test::ScopedEnv;
 using journal_test::TempDir;
 using journal_test::writeRaw;
 using nlohmann::json;
-
-std::string numbered(int count) {
-  std::string text;
-  for (int i = 1; i <= count; ++i)
-    text += "line " + std::to_string(i) + "\n";
-  return text;
-}
 
 class JournalDiskTest : public ::testing::Test {
 protected:

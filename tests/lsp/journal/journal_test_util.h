@@ -56,6 +56,14 @@ inline void writeRaw(const std::string& path, const std::string& bytes) {
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+/// "line 1\n" … "line COUNT\n".
+inline std::string numbered(int count) {
+  std::string text;
+  for (int i = 1; i <= count; ++i)
+    text += "line " + std::to_string(i) + "\n";
+  return text;
+}
+
 inline std::string readRaw(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + path);
