@@ -41,17 +41,7 @@ protected:
   }
 
   json call(const std::string& method, json params) {
-    json result;
-    bool answered = false;
-    service_->call(method, std::move(params), [&](ServiceOutcome outcome) {
-      answered = true;
-      if (auto* value = std::get_if<json>(&outcome))
-        result = *value;
-      else
-        result = {{"rpcError", std::get<RpcError>(outcome).message}};
-    });
-    EXPECT_TRUE(answered) << method << " did not answer synchronously";
-    return result;
+    return journal_test::callDisk(*service_, method, std::move(params));
   }
 
   /// read + replace of one line's text, as an agent would.

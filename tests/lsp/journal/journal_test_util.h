@@ -2,9 +2,13 @@
 // bypasses the code under test.
 #pragma once
 
+#include "lsp/service/hashline_service.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -70,6 +74,23 @@ inline std::string readRaw(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
+}
+
+/// A call of a disk-only service, which answers synchronously; an RPC error comes back as
+/// {"rpcError": message}.
+inline nlohmann::json callDisk(lsp::HashlineService& service, const std::string& method,
+                               nlohmann::json params) {
+  nlohmann::json result;
+  bool answered = false;
+  service.call(method, std::move(params), [&](lsp::ServiceOutcome outcome) {
+    answered = true;
+    if (auto* value = std::get_if<nlohmann::json>(&outcome))
+      result = *value;
+    else
+      result = {{"rpcError", std::get<lsp::RpcError>(outcome).message}};
+  });
+  EXPECT_TRUE(answered) << method << " did not answer synchronously";
+  return result;
 }
 
 } // namespace hashline::journal_test

@@ -183,13 +183,9 @@ TEST_F(CliCrashSafety, KilledEditsAndReplacesLeaveWholeFilesAndAReadableJournal)
     // spread uniformly over that span.
     CliOutcome outcome;
     if (run < 3) {
-      auto started = std::chrono::steady_clock::now();
-      outcome = cli(args);
-      auto took = std::chrono::duration_cast<std::chrono::microseconds>(
-          std::chrono::steady_clock::now() - started);
       // The fastest of the three: the first run is cold (slow under ASan) and would make most
       // kills land after the run ended.
-      typical_run = run == 0 ? took : std::min(typical_run, took);
+      outcome = cliTimed(args, run == 0, typical_run);
     } else {
       std::chrono::microseconds delay(random() % std::max<std::int64_t>(1, typical_run.count()));
       outcome = runCliKilledAfter(withWorkspace(args), workspace_, delay);

@@ -188,11 +188,7 @@ TEST_F(CliPatchCrash, KilledPatchesLeaveEveryChangedFileJournaledAndUndoable) {
     // The first runs are not killed: they measure a run (the fastest of three).
     CliOutcome outcome;
     if (run < 3) {
-      auto started = std::chrono::steady_clock::now();
-      outcome = cli(args);
-      auto took = std::chrono::duration_cast<std::chrono::microseconds>(
-          std::chrono::steady_clock::now() - started);
-      typical_run = run == 0 ? took : std::min(typical_run, took);
+      outcome = cliTimed(args, run == 0, typical_run);
       aim = static_cast<double>(typical_run.count());
     } else {
       // Around the moment the writes begin: `aim` moves later after a kill that changed nothing
@@ -343,11 +339,7 @@ TEST_F(CliPatchCrash, KilledUndosOfAMoveLeaveTheFileOnOneSideAndTheJournalMatchi
     const std::vector<std::string> args = {"undo", std::to_string(move)};
     CliOutcome undo;
     if (run < 3) {
-      auto started = std::chrono::steady_clock::now();
-      undo = cli(args);
-      auto took = std::chrono::duration_cast<std::chrono::microseconds>(
-          std::chrono::steady_clock::now() - started);
-      typical_run = run == 0 ? took : std::min(typical_run, took);
+      undo = cliTimed(args, run == 0, typical_run);
       aim = static_cast<double>(typical_run.count());
       ASSERT_EQ(undo.exit_code, 0) << what << ": " << undo.err;
     } else {

@@ -7,6 +7,8 @@
 
 #include "tests/lsp/torture/cli_process.h"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <string>
@@ -34,6 +36,17 @@ protected:
   /// `hashline --workspace <ws> ARGS...` run in the workspace, waited for.
   CliOutcome cli(const std::vector<std::string>& args) const {
     return runCli(withWorkspace(args), workspace_);
+  }
+  /// The same, keeping the fastest wall time seen in `fastest` (the first call sets it): the
+  /// crash tests calibrate their kill delays on it (the first run is cold, slow under ASan).
+  CliOutcome cliTimed(const std::vector<std::string>& args, bool first,
+                      std::chrono::microseconds& fastest) const {
+    auto started = std::chrono::steady_clock::now();
+    CliOutcome outcome = cli(args);
+    auto took = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - started);
+    fastest = first ? took : std::min(fastest, took);
+    return outcome;
   }
   std::vector<std::string> withWorkspace(std::vector<std::string> args) const {
     args.insert(args.begin(), {"--workspace", workspace_});
