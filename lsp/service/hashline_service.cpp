@@ -74,6 +74,8 @@ std::vector<std::string> HashlineService::methods() const {
                                     "range", "read", "replace", "status"};
   for (const std::string& name : JournalService::methodNames())
     names.push_back(name);
+  for (const auto& [name, handler] : added_methods_)
+    names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -126,6 +128,8 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
     }
     if (method == "status") return status(params, std::move(done));
     if (JournalService::handles(method)) return journal_->call(method, params, std::move(done));
+    if (auto added = added_methods_.find(method); added != added_methods_.end())
+      return added->second(params, std::move(done));
   } catch (const std::exception& e) {
     log::error("hashline ", method, " failed: ", e.what());
     return done(RpcError::make(RpcErrorCode::InternalError,
@@ -348,12 +352,58 @@ void HashlineService::status(const json& params, ServiceCallback done) {
   done(std::move(result));
 }
 
-void HashlineService::report(const AppliedEdit& edit) {
+void HashlineService::addMethod(std::string name, MethodHandler handler) {
+  added_methods_[std::move(name)] = std::move(handler);
+}
+
+void HashlineService::applyToBuffer(const std::string& key, std::string method,
+                                    CallerIdentity caller, BufferPlanner planner,
+                                    OwnEditDone done) {
+  std::string label = "hashline " + method;
+  applier_->apply(
+      key, std::move(label), std::move(planner),
+      [this, key, method, caller, done = std::move(done)](Result<BufferApplied> outcome) {
+        if (!outcome) return done(std::move(outcome), 0);
+        const BufferApplied& applied = *outcome;
+        AppliedEdit record;
+        record.backend = AppliedEdit::Backend::Buffer;
+        record.method = method;
+        record.caller = caller;
+        record.uri = applied.uri;
+        if (OpenDocument* open = editor_->documents->find(key)) {
+          if (std::optional<std::string> path = fileUriToPath(open->uri)) record.path = *path;
+          open->document.keepSnapshot();
+        }
+        record.version_before = applied.version_before;
+        record.version_after = applied.version_after;
+        record.before = applied.planned.before;
+        record.after = applied.committed;
+        record.plan = applied.planned.plan;
+        std::uint64_t op = report(record);
+        done(std::move(outcome), op);
+      },
+      /*confirm=*/false,
+      [this, method, caller](BufferApplied applied) { // landed after a timeout: journal it
+        AppliedEdit record;
+        record.method = method;
+        record.caller = caller;
+        record.uri = applied.uri;
+        record.version_before = applied.version_before;
+        record.version_after = applied.version_after;
+        record.before = applied.planned.before;
+        record.after = applied.committed;
+        record.plan = applied.planned.plan;
+        report(record);
+      });
+}
+
+std::uint64_t HashlineService::report(const AppliedEdit& edit) {
   log::info("applied ", edit.method, " to ", edit.uri, " (",
             edit.backend == AppliedEdit::Backend::Buffer ? "buffer" : "disk", ", version ",
             edit.version_before, " → ", edit.version_after, ")");
-  journal_->onApplied(edit);
+  std::uint64_t op = journal_->onApplied(edit);
   if (observer_) observer_(edit);
+  return op;
 }
 
 } // namespace hashline::lsp
