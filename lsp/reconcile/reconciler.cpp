@@ -459,4 +459,18 @@ void registerReconciler(LspServer& server, HashlineService& service, ReconcileOp
   });
 }
 
+void addDiskModeConflictMethods(HashlineService& service) {
+  service.addMethod("conflicts", [](const json&, ServiceCallback done) {
+    done(json{{"status", "ok"},
+              {"conflicts", json::array()},
+              {"note", "no editor sidecar holds this workspace: nothing is reconciled"}});
+  });
+  service.addMethod("resolve", [](const json&, ServiceCallback done) {
+    Error error = Error::make(ErrorCode::NotFound, "no editor sidecar holds this workspace, so "
+                                                   "there are no conflicts to resolve");
+    error.withHint("conflicts exist only while an editor runs `hashline lsp` on the workspace");
+    done(refusalToJSON(error));
+  });
+}
+
 } // namespace hashline::lsp

@@ -92,4 +92,7 @@ private:
 /// says otherwise.
 void registerReconciler(LspServer& server, HashlineService& service, ReconcileOptions options);
 
+/// Disk mode (no editor): `conflicts` lists none and `resolve` refuses, with a hint.
+void addDiskModeConflictMethods(HashlineService& service);
+
 } // namespace hashline::lsp

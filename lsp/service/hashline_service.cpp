@@ -5,6 +5,7 @@
 #include "engine/anchors/reader.h"
 #include "lsp/journal/journal_service.h"
 #include "lsp/protocol/error_json.h"
+#include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/edit_planner.h"
 #include "lsp/service/fresh_anchors.h"
@@ -47,8 +48,10 @@ std::unique_ptr<HashlineService> HashlineService::forEditor(LspServer& server,
 
 std::unique_ptr<HashlineService> HashlineService::forDisk(std::vector<std::string> roots,
                                                           ServiceOptions options) {
-  return std::make_unique<HashlineService>(
+  auto service = std::make_unique<HashlineService>(
       std::nullopt, [roots = std::move(roots)] { return roots; }, options);
+  addDiskModeConflictMethods(*service); // no editor: nothing is reconciled
+  return service;
 }
 
 HashlineService::HashlineService(std::optional<EditorLink> editor,
@@ -127,6 +130,7 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
       return patch(std::move(request), std::move(done));
     }
     if (method == "status") return status(params, std::move(done));
+    if (method == "pending") done = withConflicts(params, std::move(done));
     if (JournalService::handles(method)) return journal_->call(method, params, std::move(done));
     if (auto added = added_methods_.find(method); added != added_methods_.end())
       return added->second(params, std::move(done));
@@ -350,6 +354,20 @@ void HashlineService::status(const json& params, ServiceCallback done) {
     result["session"] = {{"id", caller.session}, {"observedDocuments", observed}};
   }
   done(std::move(result));
+}
+
+ServiceCallback HashlineService::withConflicts(const json& params, ServiceCallback done) const {
+  auto conflicts = added_methods_.find("conflicts");
+  if (conflicts == added_methods_.end()) return done;
+  return [list = conflicts->second, params, done = std::move(done)](ServiceOutcome outcome) {
+    json* result = std::get_if<json>(&outcome);
+    if (result && result->is_object() && result->value("status", "") != "refused")
+      list(params, [result](ServiceOutcome listed) {
+        if (const json* found = std::get_if<json>(&listed); found && found->contains("conflicts"))
+          (*result)["conflicts"] = (*found)["conflicts"];
+      });
+    done(std::move(outcome));
+  };
 }
 
 void HashlineService::addMethod(std::string name, MethodHandler handler) {

@@ -95,6 +95,8 @@ private:
   void status(const nlohmann::json& params, ServiceCallback done);
   /// `done` that adds `confirmation` (off / requested / unsupported) to an edit's result.
   ServiceCallback withConfirmation(const nlohmann::json& params, ServiceCallback done) const;
+  /// `done` that adds the open reconciliation conflicts to a `pending` result.
+  ServiceCallback withConflicts(const nlohmann::json& params, ServiceCallback done) const;
   /// Journals and announces a landed edit; returns its journal op id (0: nothing recorded).
   std::uint64_t report(const AppliedEdit& edit);
 

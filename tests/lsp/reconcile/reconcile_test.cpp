@@ -174,6 +174,50 @@ TEST_F(Reconcile, OverlapKeepsTheUserTextAndTakingTheirsWorks) {
   EXPECT_TRUE(service("conflicts", json::object())["conflicts"].empty());
 }
 
+/// Runs the CLI (it finds this sidecar through the fixture's runtime directory); stdout.
+std::string cli(const std::string& root, const std::string& arguments, int* status) {
+  std::string command =
+      "cd '" + root + "' && " + std::string(HASHLINE_BINARY) + " " + arguments + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  while (std::size_t got = std::fread(buffer, 1, sizeof buffer, pipe))
+    out.append(buffer, got);
+  *status = ::pclose(pipe);
+  return out;
+}
+
+TEST_F(Reconcile, CliListsConflictsInPendingAndKeepsOurs) {
+  const std::string original = numbered(6);
+  writeFile("g.txt", original);
+  openSynced("g.txt", original);
+  auto [begin, end] = model("g.txt").lineBytes(1);
+  type("g.txt", begin, end, "mine");
+  std::string theirs = original;
+  theirs.replace(theirs.find("line 2\n"), 7, "theirs\n");
+  writeViaRename("g.txt", theirs);
+  json reconciled = client_->waitNotification("hashline/reconciled")["params"];
+  ASSERT_EQ(reconciled["kind"], "conflict") << reconciled.dump();
+  int status = 0;
+  std::string listed = cli(root_.string(), "conflicts g.txt --json", &status);
+  ASSERT_EQ(status, 0) << listed;
+  json conflicts = json::parse(listed)["conflicts"];
+  ASSERT_EQ(conflicts.size(), 1u) << listed;
+  EXPECT_EQ(conflicts[0]["ours"], "mine\n");
+  EXPECT_EQ(conflicts[0]["theirs"], "theirs\n");
+  EXPECT_EQ(json::parse(cli(root_.string(), "pending --json", &status))["conflicts"].size(), 1u);
+  std::string human = cli(root_.string(), "conflicts", &status);
+  EXPECT_NE(human.find("    | mine"), std::string::npos) << human;
+  EXPECT_NE(human.find("    | theirs"), std::string::npos) << human;
+  std::string kept = cli(
+      root_.string(), "resolve " + conflicts[0]["id"].get<std::string>() + " --take ours", &status);
+  EXPECT_EQ(status, 0) << kept;
+  EXPECT_TRUE(service("conflicts", json::object())["conflicts"].empty());
+  EXPECT_NE(model("g.txt").text.find("mine\n"), std::string::npos);
+  cli(root_.string(), "resolve c1 --take both", &status);
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+}
+
 TEST_F(Reconcile, ResolveRefusesBadParamsAndUnknownIds) {
   json bad = client_->callError("hashline/resolve", {{"conflict", 3}, {"take", "theirs"}});
   EXPECT_EQ(bad["code"], -32602);
