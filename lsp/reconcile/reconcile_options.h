@@ -33,6 +33,15 @@ struct ReconcileOptions {
   /// A file that disappeared must stay away this long before the user is told (git checkout and
   /// some editors unlink and recreate).
   std::chrono::milliseconds missing_grace{400};
+  /// A write seen within this long of the user's last keystroke may be the editor's own save
+  /// whose didChange (debounced) or didSave is still on the way ...
+  std::chrono::milliseconds typing_window{300};
+  /// ... so the reconciler waits this long, once, for either before calling it foreign. Also the
+  /// wait for a didSave when the buffer took the disk's text right after the write.
+  std::chrono::milliseconds save_wait{150};
+  /// After a didSave, how long the mirror may lag behind the saved text (debounced didChange:
+  /// Neovim's default is 150 ms) before the text is taken as a foreign write after all.
+  std::chrono::milliseconds save_settle{750};
   /// Larger files are not merged (the user is told).
   std::size_t max_bytes = 256u << 20;
   /// Who the journal names for a merged write: HASHLINE_AGENT, else "disk".

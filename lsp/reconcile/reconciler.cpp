@@ -1,6 +1,7 @@
 // Reconciler: watch, settle, classify, merge, apply, journal, announce; see reconciler.h.
 #include "lsp/reconcile/reconciler.h"
 
+#include "engine/diff/minimal_edits.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/reconcile/disk_read.h"
 #include "lsp/server/lsp_server.h"
@@ -49,7 +50,18 @@ struct Reconciler::Tracked {
   std::string key, uri, path, directory, name;
   bool watching = false;
   std::optional<std::string> base; // nullopt: no file on disk when opened
-  std::deque<std::pair<std::int64_t, Rope>> recent;
+  struct Version {
+    std::int64_t version = 0;
+    Rope text;
+  };
+  std::deque<Version> recent; // the buffer's versions since the last base point
+  Clock::time_point last_change{};
+  std::optional<Clock::time_point> saved_at; // the last didSave
+  /// A didSave belongs to this round of events (it may arrive just before the write's event).
+  bool savedThisRound() const {
+    return saved_at && *saved_at + std::chrono::milliseconds(250) > first_event;
+  }
+  bool waiting = false; // this round waits for the editor's own save to show (see reconcile)
   boost::asio::steady_timer timer;
   bool writer_open = false;
   Clock::time_point first_event{};
@@ -107,9 +119,17 @@ void Reconciler::onDocumentEvent(const DocumentEvent& event) {
     return;
   case DocumentEvent::Changed:
     if (Tracked* tracked = find(event.key); tracked && event.document) {
-      tracked->recent.emplace_back(event.document->document.version(),
-                                   event.document->document.text());
+      tracked->last_change = Clock::now();
+      tracked->recent.push_back(
+          {event.document->document.version(), event.document->document.text()});
       if (tracked->recent.size() > kRecentVersions) tracked->recent.pop_front();
+      if (tracked->waiting) arm(*tracked, options_.quiet); // the awaited text may be here
+    }
+    return;
+  case DocumentEvent::Saved:
+    if (Tracked* tracked = find(event.key)) {
+      tracked->saved_at = Clock::now();
+      if (tracked->waiting) arm(*tracked, options_.quiet);
     }
     return;
   }
@@ -127,7 +147,7 @@ void Reconciler::track(const std::string& key, const OpenDocument& document) {
   tracked->name = path->substr(slash + 1);
   SettledRead disk = readSettled(*path, options_.max_bytes);
   if (disk.kind == SettledRead::Text) tracked->base = std::move(disk.bytes);
-  tracked->recent.emplace_back(document.document.version(), document.document.text());
+  tracked->recent.push_back({document.document.version(), document.document.text()});
   tracked->watching = watcher_->watch(tracked->directory);
   by_path_[tracked->path] = key;
   tracked_[key] = std::move(tracked);
@@ -159,7 +179,9 @@ void Reconciler::onFileEvent(const std::string& directory, const std::string& na
   if (mask & IN_MODIFY) tracked->writer_open = true;
   if (mask & (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE))
     tracked->writer_open = false;
-  if (!tracked->armed) tracked->first_event = Clock::now();
+  if (!tracked->armed && !tracked->waiting) { // a new round of events
+    tracked->first_event = Clock::now();
+  }
   arm(*tracked, tracked->writer_open ? options_.open_writer_quiet : options_.quiet);
 }
 
@@ -225,16 +247,35 @@ void Reconciler::reconcile(Tracked& tracked, std::string disk) {
   OpenDocument* open = server_.documents().find(tracked.key);
   if (!open || open->desynced()) return;
   const Rope& current = open->document.text();
-  bool own_save = ropeEquals(current, disk);
-  for (auto it = tracked.recent.rbegin(); !own_save && it != tracked.recent.rend(); ++it)
-    own_save = ropeEquals(it->second, disk);
-  if (own_save) {
-    log::debug("reconcile: ", tracked.path, " saved by the editor");
+  // The buffer held this text (now or at a recent version): the editor wrote it — its own save,
+  // or (VS Code, clean buffers) its own reload of a foreign write, which shows as a version that
+  // left the base with no didSave around the write.
+  std::optional<std::size_t> held;
+  for (std::size_t i = tracked.recent.size(); !held && i-- > 0;)
+    if (ropeEquals(tracked.recent[i].text, disk)) held = i;
+  if (held) {
+    const bool left_the_base =
+        *held > 0 && tracked.base && ropeEquals(tracked.recent[*held - 1].text, *tracked.base);
+    if (left_the_base && !tracked.savedThisRound()) {
+      if (waitForOwnSave(tracked, options_.save_wait)) return; // its didSave may be on the way
+      journalEditorReload(tracked, *held);
+    } else {
+      log::debug("reconcile: ", tracked.path, " saved by the editor");
+      conflicts_.removeDocument(tracked.key); // the user saved their side
+    }
+    tracked.waiting = false;
     tracked.base = std::move(disk);
     tracked.recent.erase(tracked.recent.begin(), tracked.recent.end() - 1);
-    conflicts_.removeDocument(tracked.key); // the user saved their side
     return;
   }
+  // Text the buffer never showed. After a didSave it is the editor's own save whose didChange
+  // is still debounced (Neovim 0.7 sends didSave without flushing them): wait for it. While the
+  // user types, the didSave itself may be on the way: wait a little for it.
+  if (tracked.savedThisRound() && waitForOwnSave(tracked, options_.save_settle)) return;
+  if (since(tracked.last_change) < options_.typing_window &&
+      waitForOwnSave(tracked, options_.save_wait))
+    return;
+  tracked.waiting = false;
   const bool dirty = !tracked.base || !ropeEquals(current, *tracked.base);
   if (dirty && options_.mode == ReconcileMode::Clean) {
     if (tracked.skipped == disk) return;
@@ -254,10 +295,14 @@ void Reconciler::merge(Tracked& tracked, std::string disk) {
   struct MergeState {
     std::string base, theirs;
     merge::MergeResult last;
+    Rope before; // the buffer when the write was seen
+    std::int64_t before_version = 0;
   };
   auto state = std::make_shared<MergeState>();
   state->base = tracked.base.value_or(std::string());
   state->theirs = std::move(disk);
+  state->before = open->document.text();
+  state->before_version = open->document.version();
   state->last = merge::mergeThreeWay(state->base, open->document.text().toString(), state->theirs);
   if (!state->last.differs) { // the buffer already holds the disk's text
     tracked.base = std::move(state->theirs);
@@ -306,6 +351,33 @@ void Reconciler::merge(Tracked& tracked, std::string disk) {
         }
         tracked->failures = 0;
         tracked->base = state->theirs;
+        if (!outcome) { // NO_CHANGE: the buffer reached the disk text by itself
+          const OpenDocument* open = server_.documents().find(key);
+          // VS Code reloads a clean buffer from disk on its own, racing our edit: journal that
+          // reload as the merge, so it is reviewable and undoable like one.
+          if (open && ropeEquals(state->before, state->base) &&
+              ropeEquals(open->document.text(), state->theirs)) {
+            AppliedEdit record;
+            record.method = "reconcile";
+            record.caller.session = "disk";
+            record.caller.agent = options_.agent;
+            record.uri = open->uri;
+            record.path = tracked->path;
+            record.version_before = state->before_version;
+            record.version_after = open->document.version();
+            record.before = state->before;
+            record.after = open->document.text();
+            record.plan.base_version = state->before_version;
+            record.plan.edits = minimalEdits(state->base, state->theirs);
+            json message = {{"kind", "merged"},
+                            {"version", open->document.version()},
+                            {"hunks", state->last.taken.size()},
+                            {"bufferMatchesDisk", true},
+                            {"reloadedByEditor", true}};
+            if (std::uint64_t op = service_.recordAppliedEdit(record)) message["op"] = op;
+            announce(*tracked, std::move(message));
+          }
+        }
         if (outcome) {
           const BufferApplied& applied = *outcome;
           json message = {{"kind", state->last.conflicts.empty() ? "merged" : "conflict"},
@@ -314,7 +386,7 @@ void Reconciler::merge(Tracked& tracked, std::string disk) {
           if (op) message["op"] = op;
           // Versions before the merge are not the editor's own saves any more.
           while (tracked->recent.size() > 1 &&
-                 tracked->recent.front().first < applied.version_after)
+                 tracked->recent.front().version < applied.version_after)
             tracked->recent.pop_front();
           noteConflicts(*tracked, state->last, applied.version_after, message);
           const OpenDocument* open = server_.documents().find(key);
@@ -326,6 +398,40 @@ void Reconciler::merge(Tracked& tracked, std::string disk) {
         }
         finishMerge(key);
       });
+}
+
+bool Reconciler::waitForOwnSave(Tracked& tracked, std::chrono::milliseconds limit) {
+  const milliseconds waited = since(tracked.first_event);
+  if (waited >= limit) return false;
+  tracked.waiting = true; // a didChange or didSave re-checks sooner
+  arm(tracked, limit - waited);
+  return true;
+}
+
+void Reconciler::journalEditorReload(Tracked& tracked, std::size_t held) {
+  const Tracked::Version& before = tracked.recent[held - 1];
+  const Tracked::Version& after = tracked.recent[held];
+  AppliedEdit record;
+  record.method = "reconcile";
+  record.caller.session = "disk";
+  record.caller.agent = options_.agent;
+  record.uri = tracked.uri;
+  record.path = tracked.path;
+  record.version_before = before.version;
+  record.version_after = after.version;
+  record.before = before.text;
+  record.after = after.text;
+  record.plan.base_version = before.version;
+  record.plan.edits = minimalEdits(before.text.toString(), after.text.toString());
+  json message = {{"kind", "merged"},
+                  {"version", after.version},
+                  {"hunks", record.plan.edits.size()},
+                  {"reloadedByEditor", true}};
+  if (std::uint64_t op = service_.recordAppliedEdit(record)) message["op"] = op;
+  const OpenDocument* open = server_.documents().find(tracked.key);
+  message["bufferMatchesDisk"] = open && ropeEquals(open->document.text(), after.text.toString());
+  log::info("reconcile: the editor reloaded ", tracked.path, " from disk itself; journaled");
+  announce(tracked, std::move(message));
 }
 
 void Reconciler::noteConflicts(const Tracked& tracked, const merge::MergeResult& result,

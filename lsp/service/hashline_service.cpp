@@ -63,7 +63,8 @@ HashlineService::HashlineService(std::optional<EditorLink> editor,
     applier_ = std::make_unique<BufferApplier>(*editor_, options_);
     // A document's line hash cache lives while it is open; a reopen starts a new history.
     cache_listener_ = editor_->documents->addListener([this](const DocumentEvent& event) {
-      if (event.kind != DocumentEvent::Changed) caches_.erase(event.key);
+      if (event.kind == DocumentEvent::Opened || event.kind == DocumentEvent::Closed)
+        caches_.erase(event.key);
     });
   }
 }

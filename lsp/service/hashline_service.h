@@ -76,6 +76,9 @@ public:
   /// as `method` by `caller`. Editor mode only.
   void applyToBuffer(const std::string& key, std::string method, CallerIdentity caller,
                      BufferPlanner planner, OwnEditDone done);
+  /// Journals and announces a change that reached an open buffer another way (the editor
+  /// reloaded a file hashline was about to merge); returns the op id (0: nothing recorded).
+  std::uint64_t recordAppliedEdit(const AppliedEdit& edit) { return report(edit); }
 
 private:
   using Target = ServiceTarget;
