@@ -77,13 +77,10 @@ std::size_t sweepStaleTemps(const std::string& dir) {
 
 std::size_t sweepStaleTempsAt(int dir_fd) {
   // A descriptor of our own to list (the caller's may be O_PATH; readdir moves its offset).
-  int list_fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (list_fd < 0) return 0;
-  DIR* stream = ::fdopendir(list_fd);
-  if (!stream) {
-    ::close(list_fd);
-    return 0;
-  }
+  UniqueFd list_fd(::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  DIR* stream = list_fd ? ::fdopendir(list_fd.get()) : nullptr;
+  if (!stream) return 0;
+  list_fd.release(); // closedir closes it
   std::size_t removed = 0;
   while (const dirent* entry = ::readdir(stream)) {
     if (!isTempName(entry->d_name)) continue;
@@ -130,30 +127,29 @@ void sweepStaleTempsBeside(const ResolvedPath& file) {
 Result<TempFile> TempFile::create(int dir_fd, const std::string& dir, std::string_view target_name,
                                   mode_t mode, bool use_tmpfile) {
   if (use_tmpfile) {
-    int fd = ::openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
-    if (fd >= 0) {
-      lockExclusive(fd);
-      return TempFile(dir_fd, dir, target_name, fd, true, {});
+    UniqueFd fd(::openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode));
+    if (fd) {
+      lockExclusive(fd.get());
+      return TempFile(dir_fd, dir, target_name, std::move(fd), true, {});
     }
     if (!tmpfileUnsupported(errno)) return systemError(errno, "create a temp file in", dir);
   }
   for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
     std::string name = makeTempName(target_name);
-    int fd = ::openat(dir_fd, name.c_str(),
-                      O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, mode);
-    if (fd < 0) {
+    UniqueFd fd(::openat(dir_fd, name.c_str(),
+                         O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, mode));
+    if (!fd) {
       if (errno == EEXIST) continue;
       return systemError(errno, "create a temp file in", dir);
     }
-    lockExclusive(fd);
+    lockExclusive(fd.get());
     // A sweeper may have removed the name between our create and our lock: then start over.
     struct stat opened {
     }, named{};
-    if (::fstat(fd, &opened) == 0 &&
+    if (::fstat(fd.get(), &opened) == 0 &&
         ::fstatat(dir_fd, name.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
         sameInode(opened, named))
-      return TempFile(dir_fd, dir, target_name, fd, false, std::move(name));
-    ::close(fd); // not owned yet
+      return TempFile(dir_fd, dir, target_name, std::move(fd), false, std::move(name));
   }
   return Error::make(ErrorCode::IoError, "could not create a unique temp file in " + dir);
 }

@@ -87,9 +87,9 @@ public:
   int fd() const { return fd_.get(); }
 
 private:
-  TempFile(int dir_fd, std::string dir, std::string_view target_name, int fd, bool is_tmpfile,
+  TempFile(int dir_fd, std::string dir, std::string_view target_name, UniqueFd fd, bool is_tmpfile,
            std::string temp_name)
-      : dir_fd_(dir_fd), dir_(std::move(dir)), target_name_(target_name), fd_(UniqueFd(fd)),
+      : dir_fd_(dir_fd), dir_(std::move(dir)), target_name_(target_name), fd_(std::move(fd)),
         is_tmpfile_(is_tmpfile), temp_name_(std::move(temp_name)) {}
   // linkat of the unnamed inode to `link_name`; 0 or an errno.
   int linkAs(const std::string& link_name);
