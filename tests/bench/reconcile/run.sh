@@ -7,7 +7,7 @@
 # line, and to the sidecar's `hashline/reconciled` notification (edit confirmed). Idle: the
 # sidecar's CPU over IDLE_S seconds with FILES files open (reconcile merge, and off as the
 # reference). Prints a markdown table; raw JSON lines go to $out/reconcile.jsonl.
-# Usage: tests/bench/reconcile/run.sh [--ns 1000,100000] [--gaps 400,30] [--writes 50] [--files 200] [--idle-s 30]
+# Usage: tests/bench/reconcile/run.sh [--ns 1000,100000] [--gaps 400,30] [--writes 100] [--files 200] [--idle-s 30]
 #        [--no-idle-off] [--out DIR]
 # Env: HASHLINE_BIN (default build/hashline). Exit: 0 ok, 1 a run failed or was not verified.
 set -uo pipefail
@@ -15,7 +15,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 bin="${HASHLINE_BIN:-$root/build/hashline}"
 case "$bin" in /*) ;; *) bin="$root/$bin" ;; esac
-ns="1000,100000"; gaps="400,30"; writes=50; files=200; idle_s=30; idle_off=1; out="$root/bench-results"
+ns="1000,100000"; gaps="400,30"; writes=100; files=200; idle_s=30; idle_off=1; out="$root/bench-results"
 while [ $# -gt 0 ]; do
   case "$1" in
     --ns) ns="$2"; shift 2 ;;
