@@ -10,6 +10,8 @@
 #include "lsp/support/log.h"
 #include "lsp/support/uri.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <sys/inotify.h>
 
 namespace hashline::lsp {
@@ -38,6 +40,11 @@ milliseconds since(Clock::time_point then) {
   return std::chrono::duration_cast<milliseconds>(Clock::now() - then);
 }
 
+std::string directoryOf(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+}
+
 std::string fileName(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -47,8 +54,10 @@ std::string fileName(const std::string& path) {
 
 struct Reconciler::Tracked {
   explicit Tracked(boost::asio::io_context& io) : timer(io) {}
-  std::string key, uri, path, directory, name;
-  bool watching = false;
+  std::string key, uri, path;
+  /// The paths whose directory entries are watched: the document's, and the file it resolves to
+  /// when that differs (a symlink: agents write the target).
+  std::vector<std::string> watched;
   std::optional<std::string> base; // nullopt: no file on disk when opened
   struct Version {
     std::int64_t version = 0;
@@ -142,34 +151,43 @@ void Reconciler::track(const std::string& key, const OpenDocument& document) {
   tracked->key = key;
   tracked->uri = document.uri;
   tracked->path = *path;
-  auto slash = path->rfind('/');
-  tracked->directory = slash == 0 ? "/" : path->substr(0, slash);
-  tracked->name = path->substr(slash + 1);
   SettledRead disk = readSettled(*path, options_.max_bytes);
   if (disk.kind == SettledRead::Text) tracked->base = std::move(disk.bytes);
   tracked->recent.push_back({document.document.version(), document.document.text()});
-  tracked->watching = watcher_->watch(tracked->directory);
-  by_path_[tracked->path] = key;
+  std::vector<std::string> paths = {*path};
+  if (char* real = ::realpath(path->c_str(), nullptr)) {
+    if (*path != real) paths.push_back(real);
+    std::free(real);
+  }
+  for (const std::string& watched : paths)
+    if (watcher_->watch(directoryOf(watched))) {
+      tracked->watched.push_back(watched);
+      by_path_[watched] = key;
+    }
   tracked_[key] = std::move(tracked);
 }
 
 void Reconciler::untrack(const std::string& key) {
   auto found = tracked_.find(key);
   if (found == tracked_.end()) return;
-  Tracked& tracked = *found->second;
-  if (tracked.watching && watcher_) watcher_->unwatch(tracked.directory);
-  by_path_.erase(tracked.path);
+  for (const std::string& watched : found->second->watched) {
+    if (watcher_) watcher_->unwatch(directoryOf(watched));
+    if (auto entry = by_path_.find(watched); entry != by_path_.end() && entry->second == key)
+      by_path_.erase(entry);
+  }
   tracked_.erase(found);
 }
 
 void Reconciler::onFileEvent(const std::string& directory, const std::string& name,
                              std::uint32_t mask) {
   if (name.empty()) { // overflow, or the directory itself went away: look at everything there
-    for (auto& [key, tracked] : tracked_)
-      if (mask & IN_Q_OVERFLOW || tracked->directory == directory) {
-        if (mask & IN_IGNORED) tracked->watching = false;
+    for (auto& [key, tracked] : tracked_) {
+      const auto& watched = tracked->watched;
+      if (mask & IN_Q_OVERFLOW ||
+          std::any_of(watched.begin(), watched.end(),
+                      [&](const std::string& path) { return directoryOf(path) == directory; }))
         arm(*tracked, options_.quiet);
-      }
+    }
     return;
   }
   auto found = by_path_.find(directory == "/" ? "/" + name : directory + "/" + name);
@@ -318,8 +336,9 @@ void Reconciler::merge(Tracked& tracked, std::string disk) {
   }
   tracked.merging = true;
   BufferPlanner planner = [state](OpenDocument& document, bool) -> Result<PlannedEdit> {
-    state->last =
-        merge::mergeThreeWay(state->base, document.document.text().toString(), state->theirs);
+    if (document.document.version() != state->before_version) // the user typed: merge again
+      state->last =
+          merge::mergeThreeWay(state->base, document.document.text().toString(), state->theirs);
     if (state->last.edits.empty())
       return Error::make(ErrorCode::NoChange, "the buffer already holds the disk's change");
     EditPlan plan;

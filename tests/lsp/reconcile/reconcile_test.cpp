@@ -294,6 +294,17 @@ TEST_F(Reconcile, SaveAheadOfItsDebouncedChangeIsTheEditors) {
   expectMirrorMatches("h.txt");
 }
 
+// The editor shows a symlink; the agent writes the file it points to (in another directory).
+TEST_F(Reconcile, WriteBehindASymlinkReachesTheBuffer) {
+  writeFile("real/target.txt", numbered(3));
+  std::filesystem::create_symlink(pathOf("real/target.txt"), pathOf("link.txt"));
+  openSynced("link.txt", numbered(3));
+  writeViaRename("real/target.txt", numbered(4));
+  json reconciled = applyNextMerge();
+  EXPECT_EQ(reconciled["kind"], "merged") << reconciled.dump();
+  EXPECT_EQ(model("link.txt").text, numbered(4));
+}
+
 TEST_F(Reconcile, DeletedFileLeavesTheBufferAlone) {
   writeFile("e.txt", numbered(3));
   openSynced("e.txt", numbered(3));
