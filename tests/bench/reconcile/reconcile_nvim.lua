@@ -4,7 +4,8 @@
 --   times a writer in this process changes a line near the bottom on disk (write a temp file in
 --   the same directory, rename it over the file) and times, from the rename (vim.loop.hrtime,
 --   CLOCK_MONOTONIC): `buffer` = an on_lines callback sees the merged line, `confirmed` = the
---   sidecar's `hashline/reconciled` notification (sent after the mirror confirmed the edit).
+--   sidecar's `hashline/reconciled` notification (sent after the mirror confirmed the edit);
+--   also `request` = the sidecar's workspace/applyEdit reaching the plugin's handler.
 --   Also the sidecar's CPU time per write (all threads, /proc/PID/task/*/schedstat).
 --   Every write is checked: the buffer must be the typing + the disk text. BENCH_GAP_MS: the pause
 --   after each confirmed write before the next (the sidecar waits a little longer for a write that
@@ -130,7 +131,19 @@ local function latency()
     end
   end
 
+  -- When the sidecar's applyEdit reaches Neovim: splits the latency into the sidecar's part
+  -- (rename → request) and the editor's (request → on_lines).
+  local attach = require('hashline.attach')
+  local apply_edit_handler = attach.apply_edit_handler
+  attach.apply_edit_handler = function(...)
+    if pending and not pending.request then
+      pending.request = uv.hrtime()
+    end
+    return apply_edit_handler(...)
+  end
+
   local buffer_ms, confirmed_ms, write_ms, failures = {}, {}, {}, {}
+  local request_ms = {}
   local pid = sidecar_pid(bufnr)
   local cpu0
   for k = 1, warmup + writes do
@@ -155,6 +168,7 @@ local function latency()
       table.insert(buffer_ms, (pending.buffer - pending.t0) / 1e6)
       table.insert(confirmed_ms, (pending.confirmed - pending.t0) / 1e6)
       table.insert(write_ms, (t0 - w0) / 1e6)
+      table.insert(request_ms, pending.request and (pending.request - pending.t0) / 1e6 or nil)
     end
     pending = nil
     vim.wait(gap_ms)
@@ -172,7 +186,7 @@ local function latency()
   local mirrored = snap ~= nil and snap.sha256 == vim.fn.sha256(text)
   emit({
     mode = 'latency', lines = n, gapMs = gap_ms, writes = #confirmed_ms, bytes = #text, bufferMs = buffer_ms,
-    confirmedMs = confirmed_ms, writeMs = write_ms, failures = failures,
+    confirmedMs = confirmed_ms, requestMs = request_ms, writeMs = write_ms, failures = failures,
     verified = whole and mirrored and #failures == 0, modified = vim.bo[bufnr].modified,
     notifications = #notes, sidecarCpuMsPerWrite = cpu_per_write_ms,
   })

@@ -74,10 +74,10 @@ const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s.length 
 const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const fail = rows.filter((r) => r.error || !r.verified);
 const lat = rows.filter((r) => r.mode === 'latency' && !r.error);
-console.log('| lines | file MB | gap ms | writes | rename → buffer median / p99 / max ms | rename → confirmed (hashline/reconciled) median / p99 / max ms | sidecar CPU ms per write | writer: temp file write ms (median) | buffer = typing + disk |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|:-:|');
+console.log('| lines | file MB | gap ms | writes | rename → applyEdit in Neovim median / p99 ms | rename → buffer median / p99 / max ms | rename → confirmed (hashline/reconciled) median / p99 / max ms | sidecar CPU ms per write | writer: temp file write ms (median) | buffer = typing + disk |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|');
 for (const r of lat) {
-  console.log(`| ${r.lines.toLocaleString('en-US')} | ${(r.bytes / 1e6).toFixed(2)} | ${r.gapMs} | ${r.writes} | ${f(q(r.bufferMs, 0.5))} / ${f(q(r.bufferMs, 0.99))} / ${f(Math.max(...r.bufferMs))} | ${f(q(r.confirmedMs, 0.5))} / ${f(q(r.confirmedMs, 0.99))} / ${f(Math.max(...r.confirmedMs))} | ${f(r.sidecarCpuMsPerWrite)} | ${f(q(r.writeMs, 0.5), 2)} | ${r.verified ? 'yes' : 'NO'} |`);
+  console.log(`| ${r.lines.toLocaleString('en-US')} | ${(r.bytes / 1e6).toFixed(2)} | ${r.gapMs} | ${r.writes} | ${f(q(r.requestMs, 0.5))} / ${f(q(r.requestMs, 0.99))} | ${f(q(r.bufferMs, 0.5))} / ${f(q(r.bufferMs, 0.99))} / ${f(Math.max(...r.bufferMs))} | ${f(q(r.confirmedMs, 0.5))} / ${f(q(r.confirmedMs, 0.99))} / ${f(Math.max(...r.confirmedMs))} | ${f(r.sidecarCpuMsPerWrite)} | ${f(q(r.writeMs, 0.5), 2)} | ${r.verified ? 'yes' : 'NO'} |`);
 }
 const idle = rows.filter((r) => r.mode === 'idle' && !r.error);
 if (idle.length) {
