@@ -1,8 +1,12 @@
-// A scripted local model endpoint for Codex CLI: speaks the OpenAI Responses API (POST
-// /v1/responses, SSE streaming) and answers the n-th model request with the n-th turn of a script
-// (a JSON array; each turn is a list of output items: {"call": "exec_command", "arguments": {...}}
-// becomes a function_call, {"text": "..."} an assistant message). Every request is logged as one
-// JSON line ({n, method, url, body}) to --log. Prints "listening PORT" once ready.
+// A scripted local model endpoint for agent CLIs. It speaks the OpenAI Responses API as Codex
+// uses it (POST /v1/responses, SSE) and the Gemini API as Gemini CLI uses it (POST
+// /v1beta/models/M:streamGenerateContent?alt=sse, SSE). The n-th conversation request (either
+// API) gets the n-th turn of a script: a JSON array; each turn is a list of items —
+// {"call": NAME, "arguments": {...}} becomes a tool call (Responses: function_call; Gemini:
+// functionCall), {"text": "..."} an assistant message. Gemini CLI's side requests (non-streaming
+// :generateContent with a JSON schema: model routing, next-speaker checks) get a minimal object
+// matching the schema, and :countTokens a count; they do not use turns. Every request is logged as
+// one JSON line ({n, method, url, body}; n = the turn it got) to --log. Prints "listening PORT".
 // Usage: node fake_model.mjs --script turns.json --log requests.jsonl [--port 0]
 import http from 'node:http';
 import fs from 'node:fs';
@@ -49,20 +53,71 @@ function stream(res, turn, items) {
   res.end();
 }
 
+// The smallest value matching a (Gemini, OpenAPI-style) JSON schema: first enum value, required
+// properties filled.
+function sample(schema) {
+  if (!schema || typeof schema !== 'object') return null;
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  switch (String(schema.type || '').toLowerCase()) {
+    case 'object': {
+      const out = {};
+      for (const [name, sub] of Object.entries(schema.properties || {})) out[name] = sample(sub);
+      return out;
+    }
+    case 'array': return [];
+    case 'integer': case 'number': return 1;
+    case 'boolean': return false;
+    case 'string': return 'fake';
+    default: return null;
+  }
+}
+
+function geminiCandidate(parts) {
+  return {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 },
+    modelVersion: 'fake-model',
+  };
+}
+
+function geminiParts(specs) {
+  return specs.map((spec) => (spec.call
+    ? { functionCall: { name: spec.call, args: spec.arguments ?? {} } }
+    : { text: spec.text ?? '' }));
+}
+
+function json(res, status, value) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+}
+
 const server = http.createServer((req, res) => {
   let body = '';
   req.on('data', (d) => { body += d; });
   req.on('end', () => {
-    const isTurn = req.method === 'POST' && /\/responses$/.test(req.url.split('?')[0]);
+    const path = req.url.split('?')[0];
+    const gemini = req.method === 'POST' && /\/models\/[^/]+:(streamGenerateContent|generateContent|countTokens)$/.exec(path);
+    const isTurn = (req.method === 'POST' && /\/responses$/.test(path)) || (gemini && gemini[1] === 'streamGenerateContent');
     const entry = { n: isTurn ? n + 1 : null, method: req.method, url: req.url, body: null };
     try { entry.body = body ? JSON.parse(body) : null; } catch { entry.body = body; }
     if (logPath) fs.appendFileSync(logPath, JSON.stringify(entry) + '\n');
+    if (gemini && gemini[1] === 'countTokens') return json(res, 200, { totalTokens: 10 });
+    if (gemini && gemini[1] === 'generateContent') {
+      const schema = entry.body?.generationConfig?.responseJsonSchema ?? entry.body?.generationConfig?.responseSchema;
+      return json(res, 200, geminiCandidate([{ text: schema ? JSON.stringify(sample(schema)) : 'ok' }]));
+    }
     if (!isTurn) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `fake model: no route ${req.method} ${req.url}` } }));
       return;
     }
     const turn = n++;
+    if (gemini) {
+      const specs = turn < turns.length ? turns[turn] : [{ text: 'fake model: script exhausted' }];
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(`data: ${JSON.stringify(geminiCandidate(geminiParts(specs)))}\n\n`);
+      return;
+    }
     if (turn >= turns.length) {
       // The script ran out: end the conversation with a message so the CLI stops.
       stream(res, turn, [outputItem({ text: 'fake model: script exhausted' }, turn, 0)]);

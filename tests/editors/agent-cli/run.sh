@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# A real agent CLI editing files open with unsaved typing in headless Neovim (issue 13): installs
-# OpenAI Codex CLI from npm into this directory (npm ci: package.json + package-lock.json), then
-# runs agent_test.lua in headless Neovim 0.7.2 with the plugin (editors/nvim) on 'runtimepath'.
-# Codex is driven by fake_model.mjs, a scripted local Responses API endpoint. Prints PASS / FAIL /
-# NOTE lines and "agent-cli: N passed, M failed". Exits 0 with a SKIP line only when node/npm are
-# missing or `npm ci` cannot install the CLI; exits non-zero on any failure.
+# Real agent CLIs editing files open with unsaved typing in headless Neovim (issue 13): installs
+# OpenAI Codex CLI and Gemini CLI from npm into this directory (npm ci: package.json +
+# package-lock.json), then runs agent_test.lua in headless Neovim 0.7.2 with the plugin
+# (editors/nvim) on 'runtimepath'. The CLIs are driven by fake_model.mjs, a scripted local model
+# endpoint. Prints PASS / FAIL / NOTE lines and "agent-cli: N passed, M failed". Exits 0 with a
+# SKIP line only when node/npm are missing or `npm ci` cannot install the CLIs; exits non-zero on
+# any failure.
 # Usage: HASHLINE_BIN=build/hashline tests/editors/agent-cli/run.sh
 # Env: KEEP=1 keeps the work dir; SIDECAR_LOG=1 gives the sidecar a debug log there;
-# CODEX_TIMEOUT_MS (default 120000) per codex run; CODEX_SANDBOX (default workspace-write).
+# AGENTS (default codex,gemini); AGENT_TIMEOUT_MS (default 120000) per CLI run; CODEX_SANDBOX
+# (default workspace-write).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -20,16 +22,21 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   exit 0
 fi
 codex="$here/node_modules/@openai/codex/bin/codex.js"
-if [ ! -x "$codex" ] || ! (cd "$here" && npm ls --silent >/dev/null 2>&1); then
+gemini="$here/node_modules/@google/gemini-cli/bundle/gemini.js"
+if [ ! -f "$codex" ] || [ ! -f "$gemini" ] || ! (cd "$here" && npm ls --silent >/dev/null 2>&1); then
   if ! install_log="$(cd "$here" && timeout 600 npm ci --no-audit --no-fund 2>&1)"; then
-    echo "SKIP agent-cli: npm ci of @openai/codex failed: $(echo "$install_log" | tail -3 | tr '\n' ' ')"
+    echo "SKIP agent-cli: npm ci of @openai/codex and @google/gemini-cli failed: $(echo "$install_log" | tail -3 | tr '\n' ' ')"
     exit 0
   fi
 fi
-if ! version="$(timeout 60 "$codex" --version 2>&1)"; then
-  echo "FAIL agent-cli: the installed codex does not run: $version"
-  exit 1
-fi
+versions=()
+for cli in "$codex" "$gemini"; do
+  if ! version="$(cd /tmp && timeout 60 node "$cli" --version 2>&1)"; then
+    echo "FAIL agent-cli: the installed $(basename "$cli") does not run: $version"
+    exit 1
+  fi
+  versions+=("$(basename "$cli" .js) $version")
+done
 
 work="$(mktemp -d /tmp/hashline-agent-cli.XXXXXX)"
 trap '[ "${KEEP:-0}" = 1 ] || rm -rf "$work"' EXIT
@@ -42,9 +49,9 @@ export XDG_RUNTIME_DIR="$work/run" XDG_STATE_HOME="$work/state"
 unset HASHLINE_NO_SIDECAR HASHLINE_WORKSPACE HASHLINE_SESSION HASHLINE_AGENT
 
 start=$(date +%s)
-echo "NOTE $version" >> "$results"
+echo "NOTE ${versions[*]}" >> "$results"
 rc=0
-WORK="$work" REPO_ROOT="$root" HASHLINE_BIN="$bin" RESULTS="$results" CODEX_BIN="$codex" \
+WORK="$work" REPO_ROOT="$root" HASHLINE_BIN="$bin" RESULTS="$results" CODEX_BIN="$codex" GEMINI_BIN="$gemini" \
   timeout 600 nvim --headless --clean -n -i NONE --cmd "set rtp^=$root/editors/nvim" \
     -c "luafile $here/agent_test.lua" > "$work/nvim.out" 2>&1 || rc=$?
 if [ "$rc" -ne 0 ] || ! grep -q '^\(PASS\|FAIL\)' "$results"; then
