@@ -7,6 +7,7 @@
 --   sidecar's `hashline/reconciled` notification (sent after the mirror confirmed the edit);
 --   also `request` = the sidecar's workspace/applyEdit reaching the plugin's handler.
 --   Also the sidecar's CPU time per write (all threads, /proc/PID/task/*/schedstat).
+--   BENCH_WRITER=inplace: the writer truncates and rewrites the file instead (clock from close).
 --   Every write is checked: the buffer must be the typing + the disk text. BENCH_GAP_MS: the pause
 --   after each confirmed write before the next (the sidecar waits a little longer for a write that
 --   comes within its typing window of the buffer's last change).
@@ -90,6 +91,7 @@ local function latency()
   local writes = tonumber(os.getenv('BENCH_WRITES') or '50')
   local warmup = tonumber(os.getenv('BENCH_WARMUP') or '3')
   local gap_ms = tonumber(os.getenv('BENCH_GAP_MS') or '30') -- pause after each confirmed write
+  local writer = os.getenv('BENCH_WRITER') or 'rename'
   local ws = work .. '/latency-' .. n
   vim.fn.mkdir(ws .. '/.git', 'p')
   local path = ws .. '/file.lua'
@@ -152,11 +154,17 @@ local function latency()
     end
     disk[target] = string.format('local v%06d = written(%d) -- by the bench writer', target, k)
     pending = { text = disk[target] }
-    local tmp = ws .. '/.file.lua.tmp' .. k
-    local w0 = uv.hrtime()
-    write_file(tmp, table.concat(disk, '\n') .. '\n')
-    local t0 = uv.hrtime()
-    assert(uv.fs_rename(tmp, path))
+    local w0, t0 = uv.hrtime(), nil
+    if writer == 'inplace' then
+      -- open(O_TRUNC), one write, close (as Gemini CLI's write_file): the clock starts at close.
+      write_file(path, table.concat(disk, '\n') .. '\n')
+      t0 = uv.hrtime()
+    else
+      local tmp = ws .. '/.file.lua.tmp' .. k
+      write_file(tmp, table.concat(disk, '\n') .. '\n')
+      t0 = uv.hrtime()
+      assert(uv.fs_rename(tmp, path))
+    end
     pending.t0 = uv.hrtime()
     local done = vim.wait(5000, function() return pending.buffer ~= nil and pending.confirmed ~= nil end, 1)
     local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, true)
@@ -185,7 +193,7 @@ local function latency()
   local text = table.concat(want, '\n') .. '\n'
   local mirrored = snap ~= nil and snap.sha256 == vim.fn.sha256(text)
   emit({
-    mode = 'latency', lines = n, gapMs = gap_ms, writes = #confirmed_ms, bytes = #text, bufferMs = buffer_ms,
+    mode = 'latency', lines = n, gapMs = gap_ms, writer = writer, writes = #confirmed_ms, bytes = #text, bufferMs = buffer_ms,
     confirmedMs = confirmed_ms, requestMs = request_ms, writeMs = write_ms, failures = failures,
     verified = whole and mirrored and #failures == 0, modified = vim.bo[bufnr].modified,
     notifications = #notes, sidecarCpuMsPerWrite = cpu_per_write_ms,
