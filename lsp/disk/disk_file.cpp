@@ -184,13 +184,24 @@ Result<FileSnapshot> readTextFile(const std::string& path) {
   return snapshot;
 }
 
-Result<std::optional<Fingerprint>> currentFingerprint(const std::string& path) {
-  auto snapshot = readFileBytes(path);
+namespace {
+
+Result<std::optional<Fingerprint>> fingerprintOrAbsent(Result<FileSnapshot> snapshot) {
   if (!snapshot) {
     if (snapshot.error().code == ErrorCode::FileNotFound) return std::optional<Fingerprint>();
     return std::move(snapshot).error();
   }
   return std::optional<Fingerprint>(snapshot->fingerprint);
+}
+
+} // namespace
+
+Result<std::optional<Fingerprint>> currentFingerprint(const ResolvedPath& where) {
+  return fingerprintOrAbsent(readFileBytes(where));
+}
+
+Result<std::optional<Fingerprint>> currentFingerprint(const std::string& path) {
+  return fingerprintOrAbsent(readFileBytes(path));
 }
 
 } // namespace hashline::disk

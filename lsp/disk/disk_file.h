@@ -50,6 +50,8 @@ Result<FileSnapshot> readFileBytesAt(int dir_fd, const std::string& name,
 Result<FileSnapshot> readFileBytes(const ResolvedPath& where);
 /// readFileBytes(where), then NOT_TEXT unless the bytes are text.
 Result<FileSnapshot> readTextFile(const ResolvedPath& where);
+/// The current fingerprint of confined `where`, or nullopt when no file is there.
+Result<std::optional<Fingerprint>> currentFingerprint(const ResolvedPath& where);
 
 /// The current fingerprint of `path`, or nullopt when no file is there.
 Result<std::optional<Fingerprint>> currentFingerprint(const std::string& path);

@@ -68,12 +68,13 @@ struct Reconciler::Tracked {
   std::optional<Clock::time_point> saved_at; // the last didSave
   /// A didSave belongs to this round of events (it may arrive just before the write's event).
   bool savedThisRound() const {
-    return saved_at && *saved_at + std::chrono::milliseconds(250) > first_event;
+    return saved_at && *saved_at + std::chrono::milliseconds(250) > last_event;
   }
   bool waiting = false; // this round waits for the editor's own save to show (see reconcile)
   boost::asio::steady_timer timer;
   bool writer_open = false;
-  Clock::time_point first_event{};
+  Clock::time_point first_event{}; // of this round of events
+  Clock::time_point last_event{};
   bool armed = false;
   std::optional<Clock::time_point> missing_since, empty_since;
   bool told_missing = false;
@@ -197,9 +198,8 @@ void Reconciler::onFileEvent(const std::string& directory, const std::string& na
   if (mask & IN_MODIFY) tracked->writer_open = true;
   if (mask & (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE))
     tracked->writer_open = false;
-  if (!tracked->armed && !tracked->waiting) { // a new round of events
-    tracked->first_event = Clock::now();
-  }
+  tracked->last_event = Clock::now();
+  if (!tracked->armed && !tracked->waiting) tracked->first_event = tracked->last_event; // new round
   arm(*tracked, tracked->writer_open ? options_.open_writer_quiet : options_.quiet);
 }
 
@@ -289,7 +289,7 @@ void Reconciler::reconcile(Tracked& tracked, std::string disk) {
   // Text the buffer never showed. After a didSave it is the editor's own save whose didChange
   // is still debounced (Neovim 0.7 sends didSave without flushing them): wait for it. While the
   // user types, the didSave itself may be on the way: wait a little for it.
-  if (tracked.savedThisRound() && waitForOwnSave(tracked, options_.save_settle)) return;
+  if (tracked.savedThisRound() && waitForOwnSave(tracked, options_.save_settle, true)) return;
   if (since(tracked.last_change) < options_.typing_window &&
       waitForOwnSave(tracked, options_.save_wait))
     return;
@@ -419,8 +419,13 @@ void Reconciler::merge(Tracked& tracked, std::string disk) {
       });
 }
 
-bool Reconciler::waitForOwnSave(Tracked& tracked, std::chrono::milliseconds limit) {
-  const milliseconds waited = since(tracked.first_event);
+bool Reconciler::waitForOwnSave(Tracked& tracked, std::chrono::milliseconds limit,
+                                bool while_mirror_moves) {
+  // Each write restarts the wait; after a didSave, so does each didChange (the mirror is still
+  // catching up with what the editor saved).
+  const Clock::time_point from =
+      while_mirror_moves ? std::max(tracked.last_event, tracked.last_change) : tracked.last_event;
+  const milliseconds waited = since(from);
   if (waited >= limit) return false;
   tracked.waiting = true; // a didChange or didSave re-checks sooner
   arm(tracked, limit - waited);

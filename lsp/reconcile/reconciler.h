@@ -72,8 +72,9 @@ private:
   void reconcile(Tracked& tracked, std::string disk);
   void merge(Tracked& tracked, std::string disk);
   void finishMerge(const std::string& key);
-  /// Waits (re-arms) until `limit` after the round's first event; false when that has passed.
-  bool waitForOwnSave(Tracked& tracked, std::chrono::milliseconds limit);
+  /// Waits (re-arms) until `limit` after the last write; false when that has passed.
+  bool waitForOwnSave(Tracked& tracked, std::chrono::milliseconds limit,
+                      bool while_mirror_moves = false);
   /// The editor reloaded the file itself: journal recent version `held` (from the one before).
   void journalEditorReload(Tracked& tracked, std::size_t held);
   void noteConflicts(const Tracked& tracked, const merge::MergeResult& result, std::int64_t version,

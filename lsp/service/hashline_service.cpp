@@ -23,6 +23,27 @@ namespace hashline::lsp {
 
 using nlohmann::json;
 
+namespace {
+
+/// The journal record of an edit that landed in an open buffer.
+AppliedEdit bufferEditRecord(std::string method, const CallerIdentity& caller,
+                             const BufferApplied& applied, std::optional<std::string> path) {
+  AppliedEdit record;
+  record.backend = AppliedEdit::Backend::Buffer;
+  record.method = std::move(method);
+  record.caller = caller;
+  record.uri = applied.uri;
+  record.path = std::move(path);
+  record.version_before = applied.version_before;
+  record.version_after = applied.version_after;
+  record.before = applied.planned.before;
+  record.after = applied.committed;
+  record.plan = applied.planned.plan;
+  return record;
+}
+
+} // namespace
+
 std::unique_ptr<HashlineService> HashlineService::forEditor(LspServer& server,
                                                             ServiceOptions options) {
   EditorLink link;
@@ -256,18 +277,8 @@ void HashlineService::editBuffer(FormRequest request, Target target, ServiceCall
 
 AppliedEdit HashlineService::bufferRecord(const FormRequest& request, const Target& target,
                                           const BufferApplied& applied) const {
-  AppliedEdit record;
-  record.backend = AppliedEdit::Backend::Buffer;
-  record.method = std::string(formMethod(request.kind));
-  record.caller = request.caller;
-  record.uri = applied.uri;
-  record.path = target.path;
-  record.version_before = applied.version_before;
-  record.version_after = applied.version_after;
-  record.before = applied.planned.before;
-  record.after = applied.committed;
-  record.plan = applied.planned.plan;
-  return record;
+  return bufferEditRecord(std::string(formMethod(request.kind)), request.caller, applied,
+                          target.path);
 }
 
 void HashlineService::editDisk(const FormRequest& request, const Target& target,
@@ -378,41 +389,20 @@ void HashlineService::addMethod(std::string name, MethodHandler handler) {
 void HashlineService::applyToBuffer(const std::string& key, std::string method,
                                     CallerIdentity caller, BufferPlanner planner,
                                     OwnEditDone done) {
+  std::optional<std::string> path;
+  if (const OpenDocument* open = editor_->documents->find(key)) path = fileUriToPath(open->uri);
   std::string label = "hashline " + method;
   applier_->apply(
       key, std::move(label), std::move(planner),
-      [this, key, method, caller, done = std::move(done)](Result<BufferApplied> outcome) {
+      [this, key, method, caller, path, done = std::move(done)](Result<BufferApplied> outcome) {
         if (!outcome) return done(std::move(outcome), 0);
-        const BufferApplied& applied = *outcome;
-        AppliedEdit record;
-        record.backend = AppliedEdit::Backend::Buffer;
-        record.method = method;
-        record.caller = caller;
-        record.uri = applied.uri;
-        if (OpenDocument* open = editor_->documents->find(key)) {
-          if (std::optional<std::string> path = fileUriToPath(open->uri)) record.path = *path;
-          open->document.keepSnapshot();
-        }
-        record.version_before = applied.version_before;
-        record.version_after = applied.version_after;
-        record.before = applied.planned.before;
-        record.after = applied.committed;
-        record.plan = applied.planned.plan;
-        std::uint64_t op = report(record);
+        if (OpenDocument* open = editor_->documents->find(key)) open->document.keepSnapshot();
+        std::uint64_t op = report(bufferEditRecord(method, caller, *outcome, path));
         done(std::move(outcome), op);
       },
       /*confirm=*/false,
-      [this, method, caller](BufferApplied applied) { // landed after a timeout: journal it
-        AppliedEdit record;
-        record.method = method;
-        record.caller = caller;
-        record.uri = applied.uri;
-        record.version_before = applied.version_before;
-        record.version_after = applied.version_after;
-        record.before = applied.planned.before;
-        record.after = applied.committed;
-        record.plan = applied.planned.plan;
-        report(record);
+      [this, method, caller, path](BufferApplied applied) { // landed after a timeout
+        report(bufferEditRecord(method, caller, applied, path));
       });
 }
 

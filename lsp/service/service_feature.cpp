@@ -1,10 +1,10 @@
 // Wiring of HashlineService into the LSP method table; see service_feature.h.
 #include "lsp/service/service_feature.h"
 
-#include "lsp/disk/temp_file.h"
 #include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/hashline_service.h"
+#include "lsp/service/temp_sweep_feature.h"
 
 #include <vector>
 
@@ -46,15 +46,7 @@ HashlineService& registerAgentService(LspServer& server) {
                     [reply](ServiceOutcome outcome) { answer(reply, std::move(outcome)); });
     });
   }
-  // Temps a writer killed mid-write left in the roots (lsp/disk/temp_file.h), once they are known.
-  server.onInitialize([&server](const InitializeParams&, json&) {
-    for (const std::string& root : server.workspaceRoots())
-      disk::sweepStaleTempsOnce(root);
-  });
-  server.onRootsChanged([](const std::vector<std::string>& roots) {
-    for (const std::string& root : roots)
-      disk::sweepStaleTempsOnce(root);
-  });
+  registerTempSweeps(server); // dead writers' temps in the roots and beside opened documents
   return *service;
 }
 

@@ -2,8 +2,9 @@
 // defect 5), through the real binary: a disk-mode CLI run removes dead writers'
 // `.hashline-tmp.*` from its workspace root and from each directory whose file it reads or
 // edits; a sidecar removes them from its roots at initialize and from a directory when it first
-// reads a file there. A temp whose writer is alive (it holds the temp's flock) always stays, and
-// so does one in a directory the process never touched.
+// reads a file there or the editor first opens a document there (inside the roots only). A temp
+// whose writer is alive (it holds the temp's flock) always stays, and so does one in a directory
+// the process never touched.
 #include "agent_test_util.h"
 #include "tests/lsp/support/lsp_client.h"
 
@@ -71,11 +72,14 @@ TEST(TempSweep, DiskModeCliSweepsTheDirectoriesItTouches) {
   EXPECT_TRUE(exists(untouched));
 }
 
-TEST(TempSweep, SidecarSweepsItsRootsAtStartAndADirectoryWhenItFirstReadsThere) {
+TEST(TempSweep, SidecarSweepsItsRootsAtStartAndADirectoryWhenItFirstReadsOrOpensThere) {
   AgentSandbox sandbox;
   sandbox.write("sub/f.txt", "one\n");
+  std::string opened_path = sandbox.write("opened/doc.txt", "doc\n");
   std::string in_root = deadWritersTemp(sandbox, ".", "top.txt");
   std::string beside = deadWritersTemp(sandbox, "sub", "f.txt");
+  std::string beside_opened = deadWritersTemp(sandbox, "opened", "doc.txt");
+  std::string outside = deadWritersTemp(sandbox, sandbox.outside(), "x.txt");
   LiveWritersTemp live(sandbox, ".");
 
   LspClient editor;
@@ -90,6 +94,14 @@ TEST(TempSweep, SidecarSweepsItsRootsAtStartAndADirectoryWhenItFirstReadsThere) 
   ASSERT_EQ(read.exit_code, 0) << read.err;
   EXPECT_FALSE(exists(beside));
   EXPECT_TRUE(exists(live.path()));
+
+  // The editor opens a document: its directory is swept; one outside the roots is not touched.
+  EXPECT_TRUE(exists(beside_opened));
+  editor.didOpen(fileUri(opened_path), "doc\n", 1);
+  editor.didOpen(fileUri(sandbox.outside() + "/x.txt"), "x\n", 1);
+  editor.sync();
+  EXPECT_FALSE(exists(beside_opened));
+  EXPECT_TRUE(exists(outside)) << "only directories inside the roots are swept";
   EXPECT_EQ(editor.shutdownAndExit(), 0);
 }
 

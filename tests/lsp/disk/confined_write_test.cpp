@@ -101,10 +101,15 @@ TEST_F(ConfinedWriteTest, MoveRefusesASwappedSourceOrDestination) {
 
 TEST_F(ConfinedWriteTest, ReadRefusesADirectorySwappedAfterTheCheck) {
   ResolvedPath where = resolve("d/f.txt");
+  auto before = currentFingerprint(where);
+  ASSERT_TRUE(before.ok() && before->has_value());
   swapDirectoryForSymlink();
   auto read = readTextFile(where);
   ASSERT_FALSE(read.ok()) << "read " << read->bytes;
   EXPECT_EQ(read.error().code, ErrorCode::OutsideWorkspace);
+  auto after = currentFingerprint(where);
+  ASSERT_FALSE(after.ok());
+  EXPECT_EQ(after.error().code, ErrorCode::OutsideWorkspace);
 }
 
 TEST_F(ConfinedWriteTest, AFileSwappedForASymlinkIsNeitherReadNorWrittenThrough) {

@@ -254,7 +254,7 @@ TEST_F(Reconcile, OwnSavesWhileTypingAreNeverJournaled) {
   openSynced("d.txt", original);
   writeFile("sentinel.txt", "s\n");
   openSynced("sentinel.txt", "s\n");
-  for (int save = 0; save < 200; ++save) {
+  for (int save = 0; save < 1000; ++save) {
     type("d.txt", 0, 0, "x");
     writeInPlace("d.txt", model("d.txt").text); // the editor saves what it shows
     client_->notify("textDocument/didSave", {{"textDocument", {{"uri", uriOf("d.txt")}}}});
