@@ -229,6 +229,7 @@ local function suite(name, agent)
   -- 2. The CLI beside Neovim.
   local ws = H.work .. '/' .. name .. '/nvim/ws'
   local bufs, typed_chars = {}, 0
+  local notes = {} -- the sidecar's hashline/reconciled notifications, in order
   local function want_a()
     local lines = { TYPED_A .. string.rep('x', typed_chars) }
     vim.list_extend(lines, A_AFTER)
@@ -245,6 +246,17 @@ local function suite(name, agent)
     vim.cmd('cd ' .. vim.fn.fnameescape(ws))
     H.setup()
     bufs.a = H.open(ws .. '/a.txt')
+    -- Record hashline/reconciled (then hand it to the plugin's handler, if any).
+    local client = require('hashline').client(bufs.a)
+    local method = 'hashline/reconciled'
+    local previous = client.handlers[method]
+    client.handlers[method] = function(err, params, ctx, config)
+      table.insert(notes, params)
+      local handler = previous or vim.lsp.handlers[method]
+      if handler then
+        return handler(err, params, ctx, config)
+      end
+    end
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('ggO' .. TYPED_A .. '<Esc>', true, false, true), 'xt', false)
     bufs.b = H.open(ws .. '/b.txt')
     vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('ggO' .. TYPED_B .. '<Esc>', true, false, true), 'xt', false)
@@ -322,6 +334,18 @@ local function suite(name, agent)
     end)
 
     if logged then
+      test('hashline/reconciled: one "merged" notification per file naming the journaled op', function()
+        for _, file in ipairs({ 'a.txt', 'b.txt' }) do
+          local mine = vim.tbl_filter(function(n) return vim.endswith(n.path or '', '/' .. file) end, notes)
+          H.eq(1, #mine, file .. ' notifications: ' .. vim.inspect(notes))
+          local n = mine[1]
+          H.eq({ 'merged', ops[file].op, 'disk', 1, false },
+            { n.kind, n.op, n.agent, n.hunks, n.bufferMatchesDisk }, file .. ' kind, op, agent, hunks, bufferMatchesDisk')
+          H.check(type(n.version) == 'number', file .. ' notification version: ' .. vim.inspect(n.version))
+          H.check(n.conflicts == nil or n.conflicts == vim.NIL or #n.conflicts == 0, file .. ' conflicts: ' .. vim.inspect(n.conflicts))
+        end
+      end)
+
       test('hashline undo of a.txt\'s reconcile op restores the pre-agent line, typing intact', function()
         local code, out, err = H.cli(ws, { 'undo', tostring(ops['a.txt'].op) })
         H.eq(0, code, 'hashline undo (stdout ' .. out .. ', stderr ' .. err .. ')')
