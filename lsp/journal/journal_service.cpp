@@ -10,6 +10,7 @@
 #include "lsp/disk/fingerprint.h"
 #include "lsp/disk/state_dir.h"
 #include "lsp/journal/journal_json.h"
+#include "lsp/journal/journal_params.h"
 #include "lsp/journal/journal_revert.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/service/hashline_service.h"
@@ -380,6 +381,8 @@ Result<std::vector<const JournalOp*>> JournalService::select(const json& params,
 }
 
 void JournalService::call(const std::string& method, const json& params, ServiceCallback done) {
+  if (std::optional<RpcError> invalid = checkJournalParams(method, params))
+    return done(std::move(*invalid)); // before anything reads them leniently
   refresh();
   if (method == "undo") return undo(params, std::move(done));
   if (method == "reject") return reject(params, std::move(done));
