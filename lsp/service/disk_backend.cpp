@@ -11,8 +11,10 @@ DiskBackend::DiskBackend(std::function<std::vector<std::string>()> roots)
 
 std::int64_t DiskBackend::versionOf(const disk::Fingerprint& fingerprint) {
   std::uint64_t id = fingerprint.content_hash.low ^ (fingerprint.content_hash.high << 1);
-  id &= 0x3fffffffffffffffull; // positive, and far from editor version numbers' range
-  return std::int64_t(id == 0 ? 1 : id);
+  // In [2^52, 2^53): far above editor version numbers, and exact as an IEEE double, so every
+  // JavaScript client (VS Code, Claude Code, the MCP TypeScript SDK) sends back the same number.
+  constexpr std::uint64_t kTop = std::uint64_t{1} << 52;
+  return std::int64_t((id & (kTop - 1)) | kTop);
 }
 
 Result<disk::WorkspaceRoots> DiskBackend::workspace() const {

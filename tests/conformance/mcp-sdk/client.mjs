@@ -93,6 +93,23 @@ await check("a stale anchor is an isError result with code and fresh anchors", a
     "function add(a, b) {\n  return b + a;\n}\n\nmodule.exports = { add };\n");
 });
 
+// Issue 14, defect 2: a disk file's version must survive a JavaScript number (IEEE double);
+// a range edit at the version the read reported must apply, not be refused as STALE_VERSION.
+await check("disk versions are exact in JavaScript: range at the read's version applies", async () => {
+  const read = await client.callTool({ name: "hashline_read", arguments: { path: "app.js" } });
+  assert.notEqual(read.isError, true, JSON.stringify(read));
+  const version = read.structuredContent.version;
+  assert.ok(Number.isSafeInteger(version), `version ${version} is not a safe integer`);
+  const result = await client.callTool({
+    name: "hashline_range",
+    arguments: { path: "app.js", start: 2, end: 2, version, content: "  return a + b; // v" },
+  });
+  assert.notEqual(result.isError, true, JSON.stringify(result));
+  assert.equal(result.structuredContent.status, "applied");
+  assert.ok(Number.isSafeInteger(result.structuredContent.version), "version after the edit");
+  assert.equal(fs.readFileSync(file, "utf8").split("\n")[1], "  return a + b; // v");
+});
+
 await check("an unknown tool is a protocol error", async () => {
   await assert.rejects(client.callTool({ name: "hashline_nope", arguments: {} }));
 });
