@@ -65,15 +65,6 @@ std::optional<std::string> readSource(const std::string& source, std::string& pr
   return readAll(in);
 }
 
-std::optional<std::int64_t> parseInteger(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  long long value = std::strtoll(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0') return std::nullopt;
-  return value;
-}
-
 /// One subcommand's options: value options, boolean flags, and how many positionals it takes.
 struct Spec {
   std::string name;

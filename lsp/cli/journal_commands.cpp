@@ -241,7 +241,11 @@ int runLogCommand(std::vector<std::string> args) {
   if (!parsed.positional.empty()) return usage("log", kLog, "unexpected argument");
   json params = json::object();
   if (parsed.global.turn) params["turn"] = *parsed.global.turn;
-  if (!parsed.limit.empty()) params["limit"] = parsed.limit;
+  if (!parsed.limit.empty()) {
+    std::optional<std::int64_t> limit = parseInteger(parsed.limit);
+    if (!limit) return usage("log", kLog, "--limit takes an integer, not '" + parsed.limit + "'");
+    params["limit"] = *limit;
+  }
   return call("log", "log", params, parsed, false);
 }
 

@@ -2,6 +2,7 @@
 #include "lsp/service/disk_backend.h"
 
 #include "lsp/disk/atomic_writer.h"
+#include "lsp/protocol/exact_version.h"
 
 namespace hashline::lsp {
 
@@ -9,9 +10,9 @@ DiskBackend::DiskBackend(std::function<std::vector<std::string>()> roots)
     : roots_(std::move(roots)) {}
 
 std::int64_t DiskBackend::versionOf(const disk::Fingerprint& fingerprint) {
-  std::uint64_t id = fingerprint.content_hash.low ^ (fingerprint.content_hash.high << 1);
-  id &= 0x3fffffffffffffffull; // positive, and far from editor version numbers' range
-  return std::int64_t(id == 0 ? 1 : id);
+  // 53 bits: exact in JavaScript clients' doubles (exact_version.h), still far from the
+  // editor's version numbers.
+  return exactVersionId(fingerprint.content_hash.low ^ (fingerprint.content_hash.high << 1));
 }
 
 Result<disk::WorkspaceRoots> DiskBackend::workspace() const {
