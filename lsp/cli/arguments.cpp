@@ -1,6 +1,7 @@
 // Arguments: flag/option/positional reading for the CLI.
 #include "lsp/cli/arguments.h"
 
+#include <charconv>
 #include <limits>
 
 namespace hashline::cli {
@@ -35,6 +36,14 @@ bool Arguments::option(std::string_view name, std::string& value) {
 
 std::string Arguments::take() {
   return args_[index_++];
+}
+
+std::optional<std::int64_t> parseInteger(std::string_view text) {
+  std::int64_t value = 0;
+  if (text.empty() || text.front() == '+') return std::nullopt;
+  auto [end, problem] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (problem != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
 }
 
 std::optional<std::size_t> parseByteSize(std::string_view text) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,9 @@ private:
   std::vector<std::string> args_;
   std::size_t index_ = 0;
 };
+
+/// A whole decimal integer ("12", "-3"); nullopt for anything else ("1x", "2.0", " 3", "").
+std::optional<std::int64_t> parseInteger(std::string_view text);
 
 /// "64M", "1048576", "2k", "1G" → bytes; nullopt when malformed or zero.
 std::optional<std::size_t> parseByteSize(std::string_view text);

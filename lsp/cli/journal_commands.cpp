@@ -246,7 +246,8 @@ int runLogCommand(std::vector<std::string> args) {
   if (parsed.global.turn) params["turn"] = *parsed.global.turn;
   if (!parsed.limit.empty()) {
     std::optional<std::int64_t> limit = parseInteger(parsed.limit);
-    if (!limit || *limit < 1) return usage("log", kLog, "--limit takes a positive integer");
+    if (!limit || *limit < 1)
+      return usage("log", kLog, "--limit takes a positive integer, not '" + parsed.limit + "'");
     params["limit"] = *limit;
   }
   return call("log", "log", params, parsed, false);

@@ -1,6 +1,8 @@
 // JSON of journal records and summaries; see journal_json.h.
 #include "lsp/journal/journal_json.h"
 
+#include "lsp/protocol/exact_version.h"
+
 namespace hashline::lsp {
 
 using nlohmann::json;
@@ -62,8 +64,9 @@ std::optional<JournalOp> opFromRecord(const json& record) {
     op.kind = record.value("kind", "update");
     if (record.contains("movedTo")) op.moved_to = record["movedTo"].get<std::string>();
     op.move_reverted_by = record.value("movedBackBy", std::uint64_t{0});
-    op.version_before = record.value("versionBefore", std::int64_t{0});
-    op.version_after = record.value("versionAfter", std::int64_t{0});
+    // Records of older hashlines carry 62-bit disk ids: read as the 53-bit ids of today.
+    op.version_before = exactVersionFromRecorded(record.value("versionBefore", std::int64_t{0}));
+    op.version_after = exactVersionFromRecorded(record.value("versionAfter", std::int64_t{0}));
     op.time_ms = record.value("time", std::int64_t{0});
     for (const json& entry : record.at("hunks")) {
       JournalHunk hunk;

@@ -10,7 +10,6 @@
 #include "lsp/disk/fingerprint.h"
 #include "lsp/disk/state_dir.h"
 #include "lsp/journal/journal_json.h"
-#include "lsp/journal/journal_params.h"
 #include "lsp/journal/journal_revert.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/service/hashline_service.h"
@@ -27,35 +26,6 @@ using nlohmann::json;
 using namespace hashline::journal;
 
 namespace {
-
-RpcError badParams(const std::string& message) {
-  return RpcError::make(RpcErrorCode::InvalidParams, message);
-}
-
-/// A number or a string param as text ("12", 12 → "12").
-std::optional<std::string> idParam(const json& params, std::initializer_list<const char*> names) {
-  for (const char* name : names) {
-    auto it = params.find(name);
-    if (it == params.end() || it->is_null()) continue;
-    if (it->is_string()) return it->get<std::string>();
-    if (it->is_number_unsigned() || it->is_number_integer())
-      return std::to_string(it->get<std::int64_t>());
-  }
-  return std::nullopt;
-}
-
-std::optional<std::int64_t> intParam(const json& params, const char* name) {
-  auto it = params.find(name);
-  if (it == params.end()) return std::nullopt;
-  if (it->is_number_integer()) return it->get<std::int64_t>();
-  if (it->is_string()) {
-    try {
-      return std::stoll(it->get<std::string>());
-    } catch (const std::exception&) {
-    }
-  }
-  return std::nullopt;
-}
 
 std::int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -75,6 +45,22 @@ const char* kindName(AppliedEdit::Kind kind) {
     return "move";
   }
   return "update";
+}
+
+// Hints that fit the journal's refusals (the codes' default hints speak of edits).
+constexpr const char* kLogHint =
+    "`log` lists the ops and their hunk ids (hashline log, hashline_log)";
+constexpr const char* kPendingHint =
+    "`pending` lists the hunks still to review as OP#K (hashline pending, hashline_pending)";
+
+Error unknownOp(const HunkId& id) {
+  return Error::make(ErrorCode::NotFound, "no op " + std::to_string(id.ref.op) + " in the journal")
+      .withHint(kLogHint);
+}
+
+Error alreadyReverted(const std::string& what) {
+  return Error::make(ErrorCode::NoChange, what)
+      .withHint("nothing is left to reverse; `log` shows which ops are still in effect");
 }
 
 } // namespace
@@ -344,102 +330,126 @@ std::string JournalService::keyOf(const JournalOp& op) const {
   return target ? target->key : op.uri;
 }
 
-Result<std::vector<const JournalOp*>> JournalService::select(const json& params,
+Result<std::vector<const JournalOp*>> JournalService::select(const JournalScope& scope,
                                                              bool require_turn_or_session) {
   LogFilter filter;
-  if (auto it = params.find("session"); it != params.end() && it->is_string())
-    filter.session = it->get<std::string>();
-  filter.turn = intParam(params, "turn");
+  filter.session = scope.session;
+  filter.turn = scope.turn;
   if (require_turn_or_session && !filter.session) filter.session = "default";
-  std::optional<std::string> path_key;
-  if (auto it = params.find("path"); it != params.end() && it->is_string()) {
+  if (scope.namesDocument()) {
     DocumentRef ref;
-    ref.path = it->get<std::string>();
+    if (scope.document.path)
+      ref.path = scope.document.path;
+    else
+      ref.uri = scope.document.uri;
     Result<ServiceTarget> target = service_.locate(ref);
     if (!target) return target.error();
-    path_key = target->key;
-  } else if (auto uri = params.find("uri"); uri != params.end() && uri->is_string()) {
-    DocumentRef ref;
-    ref.uri = uri->get<std::string>();
-    Result<ServiceTarget> target = service_.locate(ref);
-    if (!target) return target.error();
-    path_key = target->key;
-  }
-  if (path_key) {
     // Located once per distinct recorded URI/path, not once per op (a session has thousands).
     auto keys = std::make_shared<std::map<std::string, std::string>>();
-    filter.document = [this, path_key, keys](const JournalOp& op) {
+    filter.document = [this, path_key = target->key, keys](const JournalOp& op) {
       std::string spelling = op.uri + '\n' + op.path.value_or("");
       auto it = keys->find(spelling);
       if (it == keys->end()) it = keys->emplace(std::move(spelling), keyOf(op)).first;
-      return it->second == *path_key;
+      return it->second == path_key;
     };
   }
-  if (auto limit = intParam(params, "limit"); limit && *limit > 0)
-    filter.limit = static_cast<std::size_t>(*limit);
+  if (scope.limit) filter.limit = *scope.limit;
   return journal_.query(filter);
 }
 
+namespace {
+
+/// Parses `params` into `Request` and runs `run` with it, or answers the InvalidParams error.
+template <class Request, class Parse, class Run>
+void parsed(const json& params, ServiceCallback& done, Parse parse, Run run) {
+  Request request;
+  if (std::optional<RpcError> error = parse(params, request)) return done(std::move(*error));
+  run(request);
+}
+
+} // namespace
+
 void JournalService::call(const std::string& method, const json& params, ServiceCallback done) {
-  if (std::optional<RpcError> invalid = checkJournalParams(method, params))
-    return done(std::move(*invalid)); // before anything reads them leniently
-  refresh();
-  if (method == "undo") return undo(params, std::move(done));
-  if (method == "reject") return reject(params, std::move(done));
-  if (method == "rewind") return rewind(params, std::move(done));
-  if (method == "accept") return accept(params, std::move(done));
-  if (method == "pending") return pending(params, std::move(done));
-  if (method == "log") return log(params, std::move(done));
-  if (method == "diff") return diff(params, std::move(done));
-  if (method == "turn") return turn(params, std::move(done));
+  auto scoped = [&method](const json& p, ScopeRequest& r) {
+    return parseScopeRequest(method, p, r);
+  };
+  // Parse first: a malformed request must not even refresh the journal.
+  if (method == "undo")
+    return parsed<UndoRequest>(params, done, parseUndoRequest, [&](const UndoRequest& r) {
+      refresh();
+      undo(r, std::move(done));
+    });
+  if (method == "reject")
+    return parsed<RejectRequest>(params, done, parseRejectRequest, [&](const RejectRequest& r) {
+      refresh();
+      reject(r, std::move(done));
+    });
+  if (method == "rewind")
+    return parsed<RewindRequest>(params, done, parseRewindRequest, [&](const RewindRequest& r) {
+      refresh();
+      rewind(r, std::move(done));
+    });
+  if (method == "accept")
+    return parsed<AcceptRequest>(params, done, parseAcceptRequest, [&](const AcceptRequest& r) {
+      refresh();
+      accept(r, std::move(done));
+    });
+  if (method == "pending")
+    return parsed<ScopeRequest>(params, done, scoped, [&](const ScopeRequest& r) {
+      refresh();
+      pending(r, std::move(done));
+    });
+  if (method == "log")
+    return parsed<ScopeRequest>(params, done, scoped, [&](const ScopeRequest& r) {
+      refresh();
+      log(r, std::move(done));
+    });
+  if (method == "diff")
+    return parsed<DiffRequest>(params, done, parseDiffRequest, [&](const DiffRequest& r) {
+      refresh();
+      diff(r, std::move(done));
+    });
+  if (method == "turn")
+    return parsed<TurnRequest>(params, done, parseTurnRequest, [&](const TurnRequest& r) {
+      refresh();
+      turn(r, std::move(done));
+    });
   done(RpcError::make(RpcErrorCode::MethodNotFound, "unknown journal method " + method));
 }
 
-void JournalService::undo(const json& params, ServiceCallback done) {
-  std::optional<std::string> text = idParam(params, {"op", "id"});
-  if (!text) return done(badParams("undo needs {op: <op id>}"));
-  std::optional<HunkRef> ref = parseHunkRef(*text);
-  if (!ref) return done(badParams("undo: '" + *text + "' is not an op id"));
-  if (ref->hunk != 0) {
-    json forwarded = params;
-    forwarded["hunk"] = *text;
-    return reject(forwarded, std::move(done));
-  }
-  const JournalOp* op = journal_.find(ref->op);
-  if (!op)
-    return done(refusalToJSON(
-        Error::make(ErrorCode::NotFound, "no op " + *text + " in the journal (see `log`)")));
+void JournalService::undo(const UndoRequest& request, ServiceCallback done) {
+  if (request.op.ref.hunk != 0) // "12#2": one hunk
+    return reject(RejectRequest{request.op, request.caller, request.dry_run}, std::move(done));
+  const JournalOp* op = journal_.find(request.op.ref.op);
+  if (!op) return done(refusalToJSON(unknownOp(request.op)));
   if (!op->inEffect())
-    return done(refusalToJSON(Error::make(
-        ErrorCode::NoChange, "op " + *text + " is already undone (every hunk reverted)")));
-  RevertRequest request;
-  request.method = "undo";
-  if (auto error = parseCaller(params, request.caller)) return done(*error);
-  request.dry_run = params.value("dry_run", params.value("dryRun", false));
+    return done(refusalToJSON(
+        alreadyReverted("op " + request.op.text + " is already undone (every hunk reverted)")));
+  RevertRequest revert;
+  revert.method = "undo";
+  revert.caller = request.caller;
+  revert.dry_run = request.dry_run;
   std::optional<Error> error;
-  request.files = groupByDocument(*this, {op}, error);
+  revert.files = groupByDocument(*this, {op}, error);
   if (error) return done(refusalToJSON(*error));
-  runRevert(*this, std::move(request), std::move(done));
+  runRevert(*this, std::move(revert), std::move(done));
 }
 
-void JournalService::reject(const json& params, ServiceCallback done) {
-  std::optional<std::string> text = idParam(params, {"hunk", "id", "op"});
-  if (!text) return done(badParams("reject needs {hunk: \"<op>#<k>\"}"));
-  std::optional<HunkRef> ref = parseHunkRef(*text);
-  if (!ref) return done(badParams("reject: '" + *text + "' is not a hunk id (op#k)"));
-  const JournalOp* op = journal_.find(ref->op);
-  if (!op)
-    return done(refusalToJSON(
-        Error::make(ErrorCode::NotFound, "no op " + std::to_string(ref->op) + " in the journal")));
+void JournalService::reject(const RejectRequest& request, ServiceCallback done) {
+  const HunkRef ref = request.hunk.ref;
+  const JournalOp* op = journal_.find(ref.op);
+  if (!op) return done(refusalToJSON(unknownOp(request.hunk)));
   JournalOp only = *op;
-  if (ref->hunk != 0) {
-    const JournalHunk* hunk = op->hunk(ref->hunk);
+  if (ref.hunk != 0) {
+    const JournalHunk* hunk = op->hunk(ref.hunk);
     if (!hunk)
-      return done(refusalToJSON(Error::make(ErrorCode::NotFound, "op " + std::to_string(ref->op) +
-                                                                     " has no hunk " + *text)));
+      return done(
+          refusalToJSON(Error::make(ErrorCode::NotFound, "op " + std::to_string(ref.op) +
+                                                             " has no hunk " + request.hunk.text)
+                            .withHint(kPendingHint)));
     if (hunk->state == HunkState::Reverted)
-      return done(refusalToJSON(
-          Error::make(ErrorCode::NoChange, "hunk " + *text + " is already reverted")));
+      return done(
+          refusalToJSON(alreadyReverted("hunk " + request.hunk.text + " is already reverted")));
     only.hunks = {*hunk};
     only.reverts.clear(); // a single hunk of an undo op: no reinstating here
     if (op->kind == "move" && op->moved_to) {
@@ -453,55 +463,50 @@ void JournalService::reject(const json& params, ServiceCallback done) {
       only.moved_to.reset();
     }
   } else if (!op->inEffect()) {
-    return done(
-        refusalToJSON(Error::make(ErrorCode::NoChange, "op " + *text + " is already undone")));
+    return done(refusalToJSON(alreadyReverted("op " + request.hunk.text + " is already undone")));
   }
-  RevertRequest request;
-  request.method = "reject";
-  if (auto error = parseCaller(params, request.caller)) return done(*error);
-  request.dry_run = params.value("dry_run", params.value("dryRun", false));
+  RevertRequest revert;
+  revert.method = "reject";
+  revert.caller = request.caller;
+  revert.dry_run = request.dry_run;
   std::optional<Error> error;
-  request.files = groupByDocument(*this, {&only}, error);
+  revert.files = groupByDocument(*this, {&only}, error);
   if (error) return done(refusalToJSON(*error));
-  runRevert(*this, std::move(request), std::move(done));
+  runRevert(*this, std::move(revert), std::move(done));
 }
 
-void JournalService::rewind(const json& params, ServiceCallback done) {
-  Result<std::vector<const JournalOp*>> ops = select(params, true);
+void JournalService::rewind(const RewindRequest& request, ServiceCallback done) {
+  Result<std::vector<const JournalOp*>> ops = select(request.scope, true);
   if (!ops) return done(refusalToJSON(ops.error()));
-  RevertRequest request;
-  request.method = "rewind";
-  // `turn` names the turn to rewind; the rewind itself belongs to the session's current turn.
-  json caller_params = params;
-  caller_params.erase("turn");
-  if (auto error = parseCaller(caller_params, request.caller)) return done(*error);
-  request.dry_run = params.value("dry_run", params.value("dryRun", false));
+  RevertRequest revert;
+  revert.method = "rewind";
+  revert.caller = request.caller;
+  revert.dry_run = request.dry_run;
   std::optional<Error> error;
-  request.files = groupByDocument(*this, *ops, error);
+  revert.files = groupByDocument(*this, *ops, error);
   if (error) return done(refusalToJSON(*error));
-  if (request.files.empty()) {
-    std::string what = params.contains("turn") ? "turn " + params["turn"].dump() : "the session";
+  if (revert.files.empty()) {
+    std::string what =
+        request.scope.turn ? "turn " + std::to_string(*request.scope.turn) : "the session";
+    if (request.scope.namesDocument()) what += " in " + request.scope.document.spelled();
     return done(refusalToJSON(
-        Error::make(ErrorCode::NoChange, "nothing of " + what + " is in effect to rewind")));
+        Error::make(ErrorCode::NoChange, "nothing of " + what + " is in effect to rewind")
+            .withHint("`log` lists the turns and their ops (hashline log, hashline_log); "
+                      "undone ops are marked")));
   }
-  runRevert(*this, std::move(request), std::move(done));
+  runRevert(*this, std::move(revert), std::move(done));
 }
 
-void JournalService::accept(const json& params, ServiceCallback done) {
+void JournalService::accept(const AcceptRequest& request, ServiceCallback done) {
   std::vector<HunkRef> refs;
-  if (std::optional<std::string> text = idParam(params, {"hunk", "op", "id"})) {
-    std::optional<HunkRef> ref = parseHunkRef(*text);
-    if (!ref) return done(badParams("accept: '" + *text + "' is not an op or hunk id"));
-    if (!journal_.find(ref->op))
-      return done(refusalToJSON(Error::make(ErrorCode::NotFound, "no op " + *text)));
-    refs.push_back(*ref);
-  } else if (params.contains("turn")) {
-    Result<std::vector<const JournalOp*>> ops = select(params, true);
+  if (request.id) {
+    if (!journal_.find(request.id->ref.op)) return done(refusalToJSON(unknownOp(*request.id)));
+    refs.push_back(request.id->ref);
+  } else {
+    Result<std::vector<const JournalOp*>> ops = select(request.scope, true);
     if (!ops) return done(refusalToJSON(ops.error()));
     for (const JournalOp* op : *ops)
       refs.push_back({op->id, 0});
-  } else {
-    return done(badParams("accept needs {hunk}, {op} or {turn}"));
   }
   json accepted = json::array();
   for (const HunkRef& ref : refs) {
@@ -521,8 +526,8 @@ void JournalService::accept(const json& params, ServiceCallback done) {
   done(json{{"status", "ok"}, {"accepted", std::move(accepted)}});
 }
 
-void JournalService::pending(const json& params, ServiceCallback done) {
-  Result<std::vector<const JournalOp*>> ops = select(params, false);
+void JournalService::pending(const ScopeRequest& request, ServiceCallback done) {
+  Result<std::vector<const JournalOp*>> ops = select(request.scope, false);
   if (!ops) return done(refusalToJSON(ops.error()));
   struct FileEntry {
     ServiceTarget target;
@@ -587,8 +592,8 @@ void JournalService::pending(const json& params, ServiceCallback done) {
   done(json{{"status", "ok"}, {"count", total}, {"files", std::move(out)}});
 }
 
-void JournalService::log(const json& params, ServiceCallback done) {
-  Result<std::vector<const JournalOp*>> ops = select(params, false);
+void JournalService::log(const ScopeRequest& request, ServiceCallback done) {
+  Result<std::vector<const JournalOp*>> ops = select(request.scope, false);
   if (!ops) return done(refusalToJSON(ops.error()));
   json out = json::array();
   for (const JournalOp* op : *ops)
@@ -601,26 +606,21 @@ void JournalService::log(const json& params, ServiceCallback done) {
   done(std::move(result));
 }
 
-void JournalService::diff(const json& params, ServiceCallback done) {
-  std::string kind = params.value("kind", "");
+void JournalService::diff(const DiffRequest& request, ServiceCallback done) {
   std::vector<const JournalOp*> ops;
-  if (std::optional<std::string> text = idParam(params, {"op", "id"})) {
-    std::optional<HunkRef> ref = parseHunkRef(*text);
-    if (!ref) return done(badParams("diff: '" + *text + "' is not an op id"));
-    const JournalOp* op = journal_.find(ref->op);
-    if (!op) return done(refusalToJSON(Error::make(ErrorCode::NotFound, "no op " + *text)));
+  if (request.op) {
+    const JournalOp* op = journal_.find(request.op->ref.op);
+    if (!op) return done(refusalToJSON(unknownOp(*request.op)));
     ops.push_back(op);
-    if (kind.empty()) kind = "commit";
-  } else if (params.contains("turn") || params.contains("session")) {
-    Result<std::vector<const JournalOp*>> selected = select(params, true);
+  } else {
+    Result<std::vector<const JournalOp*>> selected = select(request.scope, true);
     if (!selected) return done(refusalToJSON(selected.error()));
     ops = *selected;
-    if (kind.empty()) kind = "net";
-  } else {
-    return done(badParams("diff needs {op} or {turn} (and kind: commit | net)"));
   }
-  if (kind != "commit" && kind != "net")
-    return done(badParams("diff: kind must be \"commit\" or \"net\""));
+  const std::string kind =
+      request.kind.value_or(request.op ? DiffKind::Commit : DiffKind::Net) == DiffKind::Commit
+          ? "commit"
+          : "net";
   if (kind == "commit") {
     std::string text;
     for (const JournalOp* op : ops)
@@ -646,17 +646,14 @@ void JournalService::diff(const json& params, ServiceCallback done) {
   done(json{{"status", "ok"}, {"kind", kind}, {"diff", text}, {"files", std::move(per_file)}});
 }
 
-void JournalService::turn(const json& params, ServiceCallback done) {
-  std::string action = params.value("action", "begin");
-  std::string session = params.value("session", "default");
-  if (action == "current") {
+void JournalService::turn(const TurnRequest& request, ServiceCallback done) {
+  const std::string& session = request.session;
+  if (request.action == TurnAction::Current) {
     return done(
         json{{"status", "ok"}, {"session", session}, {"turn", journal_.currentTurn(session)}});
   }
-  if (action != "begin" && action != "end")
-    return done(badParams("turn: action must be begin, end or current"));
   // `end` closes the current turn: the next call starts a new one, exactly like `begin`.
-  std::optional<std::int64_t> wanted = intParam(params, "turn");
+  std::optional<std::int64_t> wanted = request.turn;
   std::int64_t next = 0;
   JournalFile* journal_file = file();
   auto change = [&](Journal& model) {

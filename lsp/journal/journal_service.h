@@ -25,6 +25,7 @@
 
 #include "engine/journal/journal.h"
 #include "lsp/journal/journal_file.h"
+#include "lsp/journal/journal_requests.h"
 #include "lsp/service/agent_service.h"
 #include "lsp/service/edit_observer.h"
 #include "lsp/service/service_target.h"
@@ -57,6 +58,8 @@ public:
   /// "accept", "diff", "log", "pending", "reject", "rewind", "turn", "undo".
   static const std::vector<std::string>& methodNames();
   static bool handles(const std::string& method);
+  /// Reads `params` into the method's typed request (journal_requests.h; InvalidParams on any
+  /// malformed member, before anything runs), then runs it.
   void call(const std::string& method, const nlohmann::json& params, ServiceCallback done);
   /// The edit observer: records an applied edit as an op (unless `aroundDiskWrite` journaled it).
   /// Returns the op id (0: nothing recorded here).
@@ -105,17 +108,18 @@ private:
   bool intentLanded(const journal::JournalOp& op) const;
   void persist(const std::vector<nlohmann::json>& records);
 
-  void undo(const nlohmann::json& params, ServiceCallback done);
-  void reject(const nlohmann::json& params, ServiceCallback done);
-  void rewind(const nlohmann::json& params, ServiceCallback done);
-  void accept(const nlohmann::json& params, ServiceCallback done);
-  void pending(const nlohmann::json& params, ServiceCallback done);
-  void log(const nlohmann::json& params, ServiceCallback done);
-  void diff(const nlohmann::json& params, ServiceCallback done);
-  void turn(const nlohmann::json& params, ServiceCallback done);
+  void undo(const UndoRequest& request, ServiceCallback done);
+  void reject(const RejectRequest& request, ServiceCallback done);
+  void rewind(const RewindRequest& request, ServiceCallback done);
+  void accept(const AcceptRequest& request, ServiceCallback done);
+  void pending(const ScopeRequest& request, ServiceCallback done);
+  void log(const ScopeRequest& request, ServiceCallback done);
+  void diff(const DiffRequest& request, ServiceCallback done);
+  void turn(const TurnRequest& request, ServiceCallback done);
 
-  /// Selects ops by session/turn/path params; error when `path` does not resolve.
-  Result<std::vector<const journal::JournalOp*>> select(const nlohmann::json& params,
+  /// The ops in `scope`; error when its document does not resolve. `require_turn_or_session`:
+  /// no session named means the "default" session.
+  Result<std::vector<const journal::JournalOp*>> select(const JournalScope& scope,
                                                         bool require_turn_or_session);
   std::string keyOf(const journal::JournalOp& op) const;
 

@@ -1,6 +1,8 @@
 // The MCP stdio protocol loop; see mcp_server.h.
 #include "lsp/mcp/mcp_server.h"
 
+#include "lsp/protocol/json_path.h"
+#include "lsp/protocol/params_reader.h"
 #include "lsp/rpc/json_rpc.h"
 #include "lsp/support/log.h"
 #include "lsp/version.h"
@@ -43,13 +45,17 @@ McpServer::McpServer(agent::RouterOptions router_options, ToolCaller caller)
 
 json McpServer::handleRequest(const std::string& method, const json& params) {
   if (method == "initialize") {
-    std::string requested =
-        params.is_object() ? params.value("protocolVersion", std::string()) : std::string();
-    protocol_version_ = supportedVersion(requested) ? requested : kLatestProtocolVersion;
-    if (!caller_named_ && params.is_object() && params.contains("clientInfo") &&
-        params["clientInfo"].is_object() && params["clientInfo"].contains("name") &&
-        params["clientInfo"]["name"].is_string())
-      caller_.agent = params["clientInfo"]["name"].get<std::string>();
+    lsp::ParamsReader reader(params, "initialize");
+    std::optional<std::string> requested, client_name;
+    if (!reader.optString({"protocolVersion"}, requested))
+      throw ProtocolFault{-32602, reader.error->message};
+    if (const json* client_info = reader.find({"clientInfo"})) {
+      lsp::ParamsReader info(*client_info, "initialize", "params.clientInfo");
+      if (!info.optString({"name"}, client_name)) throw ProtocolFault{-32602, info.error->message};
+    }
+    protocol_version_ =
+        requested && supportedVersion(*requested) ? *requested : kLatestProtocolVersion;
+    if (!caller_named_ && client_name) caller_.agent = *client_name;
     return json{{"protocolVersion", protocol_version_},
                 {"capabilities", {{"tools", {{"listChanged", false}}}}},
                 {"serverInfo",
@@ -61,14 +67,16 @@ json McpServer::handleRequest(const std::string& method, const json& params) {
   if (method == "ping") return json::object();
   if (method == "tools/list") return json{{"tools", toolDefinitions()}};
   if (method == "tools/call") {
-    if (!params.is_object() || !params.contains("name") || !params["name"].is_string())
-      throw ProtocolFault{-32602, "tools/call needs params {name, arguments}"};
-    std::string name = params["name"];
+    lsp::ParamsReader reader(params, "tools/call");
+    std::string name;
+    if (!reader.string({"name"}, name, true)) throw ProtocolFault{-32602, reader.error->message};
     if (!isTool(name)) throw ProtocolFault{-32602, "unknown tool '" + name + "'"};
-    json arguments = params.value("arguments", json::object());
-    if (arguments.is_null()) arguments = json::object();
-    if (!arguments.is_object()) throw ProtocolFault{-32602, "tool arguments must be an object"};
-    return callTool(router_, caller_, name, arguments);
+    const json* arguments = reader.find({"arguments"});
+    if (arguments && !arguments->is_object())
+      throw ProtocolFault{-32602, "invalid params for tools/call: params.arguments: expected an "
+                                  "object, got " +
+                                      lsp::describeJSON(*arguments)};
+    return callTool(router_, caller_, name, arguments ? *arguments : json::object());
   }
   throw ProtocolFault{-32601, "unknown method '" + method + "'"};
 }
@@ -83,18 +91,21 @@ std::optional<std::string> McpServer::handleLine(const std::string& raw) {
   if (!message.is_object())
     return lsp::serializeJSON(
         errorResponse(nullptr, -32600, "invalid request: expected one JSON-RPC object"));
-  bool has_id = message.contains("id");
-  json id = has_id ? message["id"] : json();
+  auto id_member = message.find("id");
+  bool has_id = id_member != message.end();
+  json id = has_id ? *id_member : json();
   if (has_id && !id.is_string() && !id.is_number_integer())
     return lsp::serializeJSON(errorResponse(nullptr, -32600, "invalid request: bad id"));
-  if (!message.contains("method")) {
+  auto method_member = message.find("method");
+  if (method_member == message.end()) {
     if (message.contains("result") || message.contains("error")) return std::nullopt; // a response
     return lsp::serializeJSON(errorResponse(id, -32600, "invalid request: no method"));
   }
-  if (!message["method"].is_string())
+  if (!method_member->is_string())
     return lsp::serializeJSON(errorResponse(id, -32600, "invalid request: method is not a string"));
-  std::string method = message["method"];
-  json params = message.value("params", json::object());
+  const std::string method = method_member->get<std::string>();
+  auto params_member = message.find("params");
+  json params = params_member == message.end() ? json::object() : *params_member;
   if (!has_id) {
     log::debug("mcp notification ", method);
     return std::nullopt;

@@ -3,6 +3,7 @@
 
 #include "lsp/disk/atomic_writer.h"
 #include "lsp/disk/temp_file.h"
+#include "lsp/protocol/exact_version.h"
 
 namespace hashline::lsp {
 
@@ -10,11 +11,9 @@ DiskBackend::DiskBackend(std::function<std::vector<std::string>()> roots)
     : roots_(std::move(roots)) {}
 
 std::int64_t DiskBackend::versionOf(const disk::Fingerprint& fingerprint) {
-  std::uint64_t id = fingerprint.content_hash.low ^ (fingerprint.content_hash.high << 1);
-  // In [2^52, 2^53): far above editor version numbers, and exact as an IEEE double, so every
-  // JavaScript client (VS Code, Claude Code, the MCP TypeScript SDK) sends back the same number.
-  constexpr std::uint64_t kTop = std::uint64_t{1} << 52;
-  return std::int64_t((id & (kTop - 1)) | kTop);
+  // 53 bits: exact in JavaScript clients' doubles (exact_version.h), still far from the
+  // editor's version numbers.
+  return exactVersionId(fingerprint.content_hash.low ^ (fingerprint.content_hash.high << 1));
 }
 
 Result<disk::WorkspaceRoots> DiskBackend::workspace() const {

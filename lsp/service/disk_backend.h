@@ -48,7 +48,8 @@ public:
   /// `roots` is asked on every call (the LSP server learns its roots at initialize).
   explicit DiskBackend(std::function<std::vector<std::string>()> roots);
 
-  /// The version id of a file's content (positive, stable across runs).
+  /// The version id of a file's content (positive, stable across runs, at most 2^53 − 1 so
+  /// JavaScript clients keep it exact: lsp/protocol/exact_version.h).
   static std::int64_t versionOf(const disk::Fingerprint& fingerprint);
 
   /// The canonical roots that exist.

@@ -128,6 +128,8 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
   for (const char* prefix : {"hashline/", "hashline."})
     if (method.rfind(prefix, 0) == 0) method = method.substr(std::string(prefix).size());
   if (params.is_null()) params = json::object();
+  // Kept for the fault path below: `done` itself is moved into the method that runs.
+  ServiceCallback fault_reply = done;
   try {
     if (method == "read") {
       ReadRequest request;
@@ -140,7 +142,11 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
         {"draft", FormKind::Draft},       {"ed", FormKind::Ed}};
     static const std::set<std::string> confirmable = {
         "edit", "replace", "headtail", "range", "draft", "ed", "patch", "undo", "reject", "rewind"};
-    if (confirmable.count(method)) done = withConfirmation(params, std::move(done));
+    if (confirmable.count(method)) {
+      CallerIdentity caller;
+      if (auto error = parseCaller(method, params, caller)) return done(*error);
+      done = withConfirmation(caller, std::move(done));
+    }
     if (auto form = forms.find(method); form != forms.end()) {
       FormRequest request;
       if (auto error = parseFormRequest(form->second, params, request)) return done(*error);
@@ -151,22 +157,25 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
       if (auto error = parsePatchRequest(params, request)) return done(*error);
       return patch(std::move(request), std::move(done));
     }
-    if (method == "status") return status(params, std::move(done));
+    if (method == "status") {
+      StatusRequest request;
+      if (auto error = parseStatusRequest(params, request)) return done(*error);
+      return status(request, std::move(done));
+    }
     if (method == "pending") done = withConflicts(params, std::move(done));
     if (JournalService::handles(method)) return journal_->call(method, params, std::move(done));
     if (auto added = added_methods_.find(method); added != added_methods_.end())
       return added->second(params, std::move(done));
   } catch (const std::exception& e) {
     log::error("hashline ", method, " failed: ", e.what());
-    return done(RpcError::make(RpcErrorCode::InternalError,
-                               "internal error in " + method + ": " + e.what()));
+    return fault_reply(RpcError::make(RpcErrorCode::InternalError,
+                                      "internal error in " + method + ": " + e.what()));
   }
   done(RpcError::make(RpcErrorCode::MethodNotFound, "unknown hashline method " + raw_method));
 }
 
-ServiceCallback HashlineService::withConfirmation(const json& params, ServiceCallback done) const {
-  CallerIdentity caller;
-  if (parseCaller(params, caller)) return done; // the request's own parser reports the error
+ServiceCallback HashlineService::withConfirmation(const CallerIdentity& caller,
+                                                  ServiceCallback done) const {
   Confirmation confirmation = Confirmation::Off;
   if (applier_)
     confirmation = applier_->confirmationFor(caller.confirm);
@@ -329,7 +338,7 @@ void HashlineService::editDisk(const FormRequest& request, const Target& target,
   done(editResultJSON(summary));
 }
 
-void HashlineService::status(const json& params, ServiceCallback done) {
+void HashlineService::status(const StatusRequest& request, ServiceCallback done) {
   json documents = json::array();
   if (editor_) {
     for (const std::string& uri : editor_->documents->uris()) {
@@ -358,12 +367,11 @@ void HashlineService::status(const json& params, ServiceCallback done) {
   // How an edit that does not say `confirm` goes to the editor (the session default).
   if (applier_)
     result["confirmation"] = std::string(confirmationName(applier_->confirmationFor(std::nullopt)));
-  CallerIdentity caller;
-  if (!parseCaller(params, caller) && params.is_object() && params.contains("session")) {
+  if (request.names_session) {
     std::size_t observed = 0;
     for (const auto& [key, observation] : observations_.entries())
-      if (key.first == caller.session && observation.observed()) ++observed;
-    result["session"] = {{"id", caller.session}, {"observedDocuments", observed}};
+      if (key.first == request.caller.session && observation.observed()) ++observed;
+    result["session"] = {{"id", request.caller.session}, {"observedDocuments", observed}};
   }
   done(std::move(result));
 }

@@ -95,9 +95,9 @@ private:
                            const BufferApplied& applied) const;
   void editDisk(const FormRequest& request, const Target& target, ServiceCallback done);
   void patch(PatchRequest request, ServiceCallback done);
-  void status(const nlohmann::json& params, ServiceCallback done);
+  void status(const StatusRequest& request, ServiceCallback done);
   /// `done` that adds `confirmation` (off / requested / unsupported) to an edit's result.
-  ServiceCallback withConfirmation(const nlohmann::json& params, ServiceCallback done) const;
+  ServiceCallback withConfirmation(const CallerIdentity& caller, ServiceCallback done) const;
   /// `done` that adds the open reconciliation conflicts to a `pending` result.
   ServiceCallback withConflicts(const nlohmann::json& params, ServiceCallback done) const;
   /// Journals and announces a landed edit; returns its journal op id (0: nothing recorded).

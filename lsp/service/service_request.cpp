@@ -2,6 +2,7 @@
 #include "lsp/service/service_request.h"
 
 #include "lsp/protocol/json_path.h"
+#include "lsp/protocol/params_reader.h"
 
 namespace hashline::lsp {
 
@@ -9,117 +10,35 @@ using nlohmann::json;
 
 namespace {
 
-RpcError invalid(const std::string& method, const std::string& where, const std::string& what) {
-  return RpcError::make(RpcErrorCode::InvalidParams,
-                        "invalid params for " + method + ": " + where + ": " + what);
-}
-
-// A small reader over one params object that reports the first problem with its path.
-class Fields {
-public:
-  Fields(const json& object, std::string method, std::string prefix = "params")
-      : object_(object), method_(std::move(method)), prefix_(std::move(prefix)) {}
-
-  const json* find(std::initializer_list<const char*> names) const {
-    if (!object_.is_object()) return nullptr;
-    for (const char* name : names) {
-      auto it = object_.find(name);
-      if (it != object_.end() && !it->is_null()) return &*it;
-    }
-    return nullptr;
-  }
-  std::string where(const char* name) const { return prefix_ + "." + name; }
-
-  bool string(std::initializer_list<const char*> names, std::string& out, bool required) {
-    const json* value = find(names);
-    if (!value) {
-      if (required) fail(*names.begin(), "missing");
-      return !required;
-    }
-    if (!value->is_string())
-      return fail(*names.begin(), "expected a string, got " + describeJSON(*value));
-    out = value->get<std::string>();
-    return true;
-  }
-  bool optString(std::initializer_list<const char*> names, std::optional<std::string>& out) {
-    std::string text;
-    if (!find(names)) return true;
-    if (!string(names, text, true)) return false;
-    out = std::move(text);
-    return true;
-  }
-  bool boolean(std::initializer_list<const char*> names, bool& out) {
-    const json* value = find(names);
-    if (!value) return true;
-    if (!value->is_boolean())
-      return fail(*names.begin(), "expected a boolean, got " + describeJSON(*value));
-    out = value->get<bool>();
-    return true;
-  }
-  bool integer(std::initializer_list<const char*> names, std::optional<std::int64_t>& out,
-               bool required) {
-    const json* value = find(names);
-    if (!value) {
-      if (required) return fail(*names.begin(), "missing");
-      return true;
-    }
-    if (!value->is_number_integer())
-      return fail(*names.begin(), "expected an integer, got " + describeJSON(*value));
-    out = value->get<std::int64_t>();
-    return true;
-  }
-  bool line(std::initializer_list<const char*> names, std::optional<std::uint32_t>& out,
-            bool required) {
-    std::optional<std::int64_t> value;
-    if (!integer(names, value, required)) return false;
-    if (!value) return true;
-    if (*value < 0 || *value > 0xFFFFFFFFll)
-      return fail(*names.begin(), "expected a line number >= 0, got " + std::to_string(*value));
-    out = std::uint32_t(*value);
-    return true;
-  }
-  bool fail(const char* name, const std::string& what) {
-    if (!error) error = invalid(method_, where(name), what);
-    return false;
-  }
-
-  std::optional<RpcError> error;
-
-private:
-  const json& object_;
-  std::string method_;
-  std::string prefix_;
-};
-
-bool parseDocument(Fields& fields, DocumentRef& out) {
+bool parseDocument(ParamsReader& fields, DocumentRef& out) {
   if (!fields.optString({"uri"}, out.uri) || !fields.optString({"path"}, out.path)) return false;
   // LSP-style {textDocument: {uri}} is accepted too.
   if (!out.uri && !out.path) {
-    if (const json* doc = fields.find({"textDocument"}); doc && doc->is_object()) {
-      auto it = doc->find("uri");
-      if (it != doc->end() && it->is_string()) out.uri = it->get<std::string>();
+    if (const json* doc = fields.find({"textDocument"})) {
+      ParamsReader text_document(*doc, fields.method(), fields.where() + ".textDocument");
+      if (!text_document.optString({"uri"}, out.uri)) {
+        fields.error = text_document.error;
+        return false;
+      }
     }
   }
   if (!out.uri && !out.path) return fields.fail("uri", "missing (give `uri` or `path`)");
   return true;
 }
 
-bool parseCallerFields(Fields& fields, CallerIdentity& out) {
+bool parseCallerFields(ParamsReader& fields, CallerIdentity& out) {
   std::optional<std::string> session, agent;
-  if (!fields.optString({"session"}, session) || !fields.optString({"agent"}, agent)) return false;
+  if (!fields.optString({"session"}, session) || !fields.optString({"agent"}, agent) ||
+      !fields.optBoolean({"confirm"}, out.confirm) || !fields.integer({"turn"}, out.turn, false, 1))
+    return false;
   if (session && !session->empty()) out.session = *session;
   if (agent) out.agent = *agent;
-  if (fields.find({"confirm"})) {
-    bool confirm = false;
-    if (!fields.boolean({"confirm"}, confirm)) return false;
-    out.confirm = confirm;
-  }
-  return fields.integer({"turn"}, out.turn, false);
+  return true;
 }
 
 std::optional<RpcError> notAnObject(const std::string& method, const json& params) {
   if (params.is_object()) return std::nullopt;
-  return invalid(method, "params", "expected an object, got " + describeJSON(params));
+  return invalidParams(method, "params", "expected an object, got " + describeJSON(params));
 }
 
 // `edits: [...]` when present, else the params object itself as the only edit.
@@ -128,25 +47,21 @@ bool forEachEdit(const json& params, const std::string& method, std::optional<Rp
                  Parse parse) {
   auto it = params.find("edits");
   if (it == params.end() || it->is_null()) {
-    Fields fields(params, method);
+    ParamsReader fields(params, method);
     bool ok = parse(fields);
     if (!ok) error = fields.error;
     return ok;
   }
   if (!it->is_array() || it->empty()) {
-    error = invalid(method, "params.edits",
-                    it->is_array() ? "empty (give at least one edit)"
-                                   : "expected an array, got " + describeJSON(*it));
+    error = invalidParams(method, "params.edits",
+                          it->is_array() ? "empty (give at least one edit)"
+                                         : "expected an array, got " + describeJSON(*it));
     return false;
   }
-  for (std::size_t i = 0; i < it->size(); ++i) {
-    if (!(*it)[i].is_object()) {
-      error = invalid(method, "params.edits[" + std::to_string(i) + "]",
-                      "expected an object, got " + describeJSON((*it)[i]));
-      return false;
-    }
-    Fields fields((*it)[i], method, "params.edits[" + std::to_string(i) + "]");
-    if (!parse(fields)) {
+  std::size_t index = 0;
+  for (const json& element : *it) {
+    ParamsReader fields(element, method, "params.edits[" + std::to_string(index++) + "]");
+    if (!fields.ok() || !parse(fields)) {
       error = fields.error;
       return false;
     }
@@ -174,16 +89,23 @@ std::string_view formMethod(FormKind kind) {
   return "edit";
 }
 
-std::optional<RpcError> parseCaller(const json& params, CallerIdentity& out) {
-  if (!params.is_object()) return std::nullopt;
-  Fields fields(params, "call");
-  if (!parseCallerFields(fields, out)) return fields.error;
+std::optional<RpcError> parseCaller(const std::string& method, const json& params,
+                                    CallerIdentity& out) {
+  ParamsReader fields(params, method);
+  if (!fields.ok() || !parseCallerFields(fields, out)) return fields.error;
+  return std::nullopt;
+}
+
+std::optional<RpcError> parseStatusRequest(const json& params, StatusRequest& out) {
+  ParamsReader fields(params, "status");
+  if (!fields.ok() || !parseCallerFields(fields, out.caller)) return fields.error;
+  out.names_session = fields.has({"session"});
   return std::nullopt;
 }
 
 std::optional<RpcError> parseReadRequest(const json& params, ReadRequest& out) {
   if (auto error = notAnObject("read", params)) return error;
-  Fields fields(params, "read");
+  ParamsReader fields(params, "read");
   std::optional<std::string> tier, format;
   if (!parseDocument(fields, out.document) || !parseCallerFields(fields, out.caller) ||
       !fields.line({"from"}, out.from, false) || !fields.line({"to"}, out.to, false) ||
@@ -197,13 +119,14 @@ std::optional<RpcError> parseReadRequest(const json& params, ReadRequest& out) {
     else if (*format == "text")
       out.format = ReadFormat::Text;
     else
-      return invalid("read", "params.format",
-                     "expected rows, text or both, got \"" + *format + "\"");
+      return invalidParams("read", "params.format",
+                           "expected rows, text or both, got \"" + *format + "\"");
   }
   if (tier) {
     out.tier = tierFromName(*tier);
     if (!out.tier)
-      return invalid("read", "params.tier", "expected line, block or chain, got \"" + *tier + "\"");
+      return invalidParams("read", "params.tier",
+                           "expected line, block or chain, got \"" + *tier + "\"");
   }
   return std::nullopt;
 }
@@ -212,7 +135,7 @@ std::optional<RpcError> parseFormRequest(FormKind kind, const json& params, Form
   std::string method(formMethod(kind));
   if (auto error = notAnObject(method, params)) return error;
   out.kind = kind;
-  Fields fields(params, method);
+  ParamsReader fields(params, method);
   if (!parseDocument(fields, out.document) || !parseCallerFields(fields, out.caller) ||
       !fields.boolean({"dry_run", "dryRun"}, out.dry_run))
     return fields.error;
@@ -222,10 +145,10 @@ std::optional<RpcError> parseFormRequest(FormKind kind, const json& params, Form
   case FormKind::Anchors: {
     auto it = params.find("edits");
     if (it == params.end() || !it->is_array())
-      return invalid(method, "params.edits",
-                     it == params.end() ? "missing"
-                                        : "expected an array, got " + describeJSON(*it));
-    forEachEdit(params, method, error, [&](Fields& edit) {
+      return invalidParams(method, "params.edits",
+                           it == params.end() ? "missing"
+                                              : "expected an array, got " + describeJSON(*it));
+    forEachEdit(params, method, error, [&](ParamsReader& edit) {
       AnchoredEdit parsed;
       std::string op;
       if (!edit.string({"op"}, op, true)) return false;
@@ -248,7 +171,7 @@ std::optional<RpcError> parseFormRequest(FormKind kind, const json& params, Form
     break;
   }
   case FormKind::Replace:
-    forEachEdit(params, method, error, [&](Fields& edit) {
+    forEachEdit(params, method, error, [&](ParamsReader& edit) {
       forms::OldNewEdit parsed;
       if (!edit.string({"old", "old_string", "oldText"}, parsed.old_text, true) ||
           !edit.string({"new", "new_string", "newText"}, parsed.new_text, true) ||
@@ -259,7 +182,7 @@ std::optional<RpcError> parseFormRequest(FormKind kind, const json& params, Form
     });
     break;
   case FormKind::HeadTail:
-    forEachEdit(params, method, error, [&](Fields& edit) {
+    forEachEdit(params, method, error, [&](ParamsReader& edit) {
       forms::HeadTailEdit parsed;
       if (!edit.string({"head"}, parsed.head, true) || !edit.string({"tail"}, parsed.tail, true) ||
           !edit.string({"new", "content"}, parsed.new_text, true))
@@ -270,14 +193,14 @@ std::optional<RpcError> parseFormRequest(FormKind kind, const json& params, Form
     break;
   case FormKind::Range: {
     std::optional<std::int64_t> shared_version;
-    if (!fields.integer({"version"}, shared_version, false)) return fields.error;
-    forEachEdit(params, method, error, [&](Fields& edit) {
+    if (!fields.integer({"version"}, shared_version, false, 0)) return fields.error;
+    forEachEdit(params, method, error, [&](ParamsReader& edit) {
       forms::LineRangeEdit parsed;
       std::optional<std::uint32_t> start, end;
       std::optional<std::int64_t> version;
       if (!edit.line({"start"}, start, true) || !edit.line({"end"}, end, true) ||
           !edit.string({"content", "text"}, parsed.content, true) ||
-          !edit.integer({"version", "at"}, version, !shared_version))
+          !edit.integer({"version", "at"}, version, !shared_version, 0))
         return false;
       parsed.start_line = *start;
       parsed.end_line = *end;
@@ -292,7 +215,7 @@ std::optional<RpcError> parseFormRequest(FormKind kind, const json& params, Form
     break;
   case FormKind::Ed:
     if (!fields.string({"script"}, out.text, true) ||
-        !fields.integer({"version", "at"}, out.version, false))
+        !fields.integer({"version", "at"}, out.version, false, 0))
       return fields.error;
     break;
   }
@@ -301,7 +224,7 @@ std::optional<RpcError> parseFormRequest(FormKind kind, const json& params, Form
 
 std::optional<RpcError> parsePatchRequest(const json& params, PatchRequest& out) {
   if (auto error = notAnObject("patch", params)) return error;
-  Fields fields(params, "patch");
+  ParamsReader fields(params, "patch");
   if (!fields.string({"patch", "input"}, out.patch, true) ||
       !parseCallerFields(fields, out.caller) || !fields.boolean({"dry_run", "dryRun"}, out.dry_run))
     return fields.error;

@@ -12,8 +12,10 @@
 //   draft     {draft}
 //   ed        {script, version?}
 //   patch     {patch}                       (files named inside the patch)
-// A wrong shape is an RpcError (-32602) naming the JSON path; wrong *content* (a bad anchor, an
-// unknown op) is left to the engine, which refuses it with an error code. Pure; no I/O.
+// Every member is read by the one ParamsReader (lsp/protocol/params_reader.h): a wrong type or
+// an unknown enum value (tier, format, op) is an RpcError (-32602) naming the JSON path, before
+// any service code runs; wrong *content* (a bad anchor) is left to the engine, which refuses it
+// with an error code. `turn` is an integer >= 1, versions integers >= 0. Pure; no I/O.
 #pragma once
 
 #include "engine/anchors/anchor.h"
@@ -84,6 +86,8 @@ struct PatchRequest {
 
 struct StatusRequest {
   CallerIdentity caller;
+  /// The params named a session: the result says what that session observed.
+  bool names_session = false;
 };
 
 /// Parsers: nullopt on success, else the InvalidParams error naming the JSON path.
@@ -91,6 +95,9 @@ std::optional<RpcError> parseReadRequest(const nlohmann::json& params, ReadReque
 std::optional<RpcError> parseFormRequest(FormKind kind, const nlohmann::json& params,
                                          FormRequest& out);
 std::optional<RpcError> parsePatchRequest(const nlohmann::json& params, PatchRequest& out);
-std::optional<RpcError> parseCaller(const nlohmann::json& params, CallerIdentity& out);
+std::optional<RpcError> parseStatusRequest(const nlohmann::json& params, StatusRequest& out);
+/// The caller fields alone (session, agent, turn >= 1, confirm) of `method`'s params.
+std::optional<RpcError> parseCaller(const std::string& method, const nlohmann::json& params,
+                                    CallerIdentity& out);
 
 } // namespace hashline::lsp
