@@ -94,50 +94,109 @@ std::vector<std::string> AgentRouter::diskRoots() const {
   return {start};
 }
 
+namespace {
+
+bool discoveryEnabled() {
+  const char* no_sidecar = std::getenv("HASHLINE_NO_SIDECAR");
+  return !(no_sidecar && std::string(no_sidecar) == "1");
+}
+
+std::string describe(const SidecarInfo& sidecar) {
+  std::string roots;
+  for (const auto& root : sidecar.roots)
+    roots += (roots.empty() ? "" : ", ") + root;
+  return "the editor's hashline sidecar (pid " + std::to_string(sidecar.pid) + ", roots " + roots +
+         ")";
+}
+
+// Where a patch goes: the one sidecar whose roots hold its files, or the disk when no sidecar
+// holds any. The patch is verified and applied all-or-nothing in one place — the sidecar sends
+// each file to its open buffer or to the disk itself — so files held by two sidecars, or by a
+// sidecar and by none, are refused before anything is read or written.
+Result<std::optional<SidecarInfo>> sidecarForPatch(const std::vector<std::string>& paths,
+                                                   const std::string& root) {
+  std::optional<SidecarInfo> chosen;
+  std::optional<std::string> chosen_path, unclaimed_path;
+  for (const std::string& path : paths) {
+    auto real = disk::resolveRealPath(joinPath(root, path), root);
+    if (!real) continue; // refused where the patch goes, with the rest of the patch
+    std::optional<SidecarInfo> sidecar = findSidecarFor(*real);
+    if (!sidecar) {
+      if (!unclaimed_path) unclaimed_path = path;
+    } else if (!chosen) {
+      chosen = std::move(sidecar);
+      chosen_path = path;
+    } else if (sidecar->pid != chosen->pid) {
+      Error error =
+          Error::make(ErrorCode::OutsideWorkspace,
+                      "the patch touches " + *chosen_path + ", served by " + describe(*chosen) +
+                          ", and " + path + ", served by " + describe(*sidecar) +
+                          "; one patch is applied all-or-nothing in one workspace");
+      error.withHint("split the patch into one per editor workspace and apply each");
+      error.data.path = path;
+      return error;
+    }
+    if (chosen && unclaimed_path) {
+      Error error = Error::make(ErrorCode::OutsideWorkspace,
+                                "the patch touches " + *chosen_path + ", served by " +
+                                    describe(*chosen) + ", and " + *unclaimed_path +
+                                    ", outside that editor's workspace; one patch is applied "
+                                    "all-or-nothing in one workspace");
+      error.withHint("split the patch: one for the files under the editor's roots, one for the "
+                     "rest");
+      error.data.path = *unclaimed_path;
+      return error;
+    }
+  }
+  return chosen;
+}
+
+} // namespace
+
 ServiceOutcome AgentRouter::call(const std::string& method, json params) {
   route_ = {};
   if (!params.is_object()) params = json::object();
   const std::string base = baseDir();
+  const bool discover = discoveryEnabled();
 
-  // The real path that decides the route.
+  // The real path that decides the route (a patch: each of its files).
   std::optional<std::string> key_path;
+  std::optional<SidecarInfo> sidecar;
   if (usesPath(method) && params.contains("path") && params["path"].is_string()) {
     std::string absolute = joinPath(base, params["path"].get<std::string>());
     params["path"] = absolute;
     if (auto real = disk::resolveRealPath(absolute, base)) key_path = *real;
   } else if (method == "patch" && params.contains("patch") && params["patch"].is_string()) {
-    auto paths = patchPaths(params["patch"].get<std::string>());
     std::string root = diskRoots().front();
-    if (!paths.empty())
-      if (auto real = disk::resolveRealPath(joinPath(root, paths.front()), root)) key_path = *real;
+    key_path = root;
+    if (discover) {
+      auto routed = sidecarForPatch(patchPaths(params["patch"].get<std::string>()), root);
+      if (!routed) return refusal(std::move(routed).error());
+      sidecar = std::move(*routed);
+    }
+    if (!sidecar) return callDisk(method, std::move(params));
   } else if (method == "status" || lsp::JournalService::handles(method)) {
     key_path = diskRoots().front();
   }
   // Anything else without a file of its own (a path that does not resolve, a new method) goes
   // where the workspace goes: the sidecar answers it, or the disk service refuses it properly.
   if (!key_path) key_path = diskRoots().front();
+  if (!sidecar && discover) sidecar = findSidecarFor(*key_path);
+  if (!sidecar) return callDisk(method, std::move(params));
 
-  const char* no_sidecar = std::getenv("HASHLINE_NO_SIDECAR");
-  bool discover = !(no_sidecar && std::string(no_sidecar) == "1");
-  if (discover && key_path) {
-    if (auto sidecar = findSidecarFor(*key_path)) {
-      route_.backend = RouteInfo::Backend::Sidecar;
-      route_.sidecar_pid = sidecar->pid;
-      route_.roots = sidecar->roots;
-      auto outcome =
-          callSidecar(sidecar->socket, "hashline/" + method, params, options_.sidecar_timeout);
-      if (outcome) return std::move(*outcome);
-      Error error = Error::make(ErrorCode::IoError,
-                                "the editor's hashline sidecar (pid " +
-                                    std::to_string(sidecar->pid) + ") serves " + *key_path +
-                                    " but did not answer: " + outcome.error().message);
-      error.withHint("retry; if the editor is hung, save and close the file there (or stop the "
-                     "editor) — hashline never writes the disk behind an open buffer");
-      error.data.path = *key_path;
-      return refusal(std::move(error));
-    }
-  }
-  return callDisk(method, std::move(params));
+  route_.backend = RouteInfo::Backend::Sidecar;
+  route_.sidecar_pid = sidecar->pid;
+  route_.roots = sidecar->roots;
+  auto outcome =
+      callSidecar(sidecar->socket, "hashline/" + method, params, options_.sidecar_timeout);
+  if (outcome) return std::move(*outcome);
+  Error error =
+      Error::make(ErrorCode::IoError, describe(*sidecar) + " serves " + *key_path +
+                                          " but did not answer: " + outcome.error().message);
+  error.withHint("retry; if the editor is hung, save and close the file there (or stop the "
+                 "editor) — hashline never writes the disk behind an open buffer");
+  error.data.path = *key_path;
+  return refusal(std::move(error));
 }
 
 ServiceOutcome AgentRouter::callDisk(const std::string& method, json params) {

@@ -8,8 +8,11 @@
 // that directory — with what sessions read loaded from and saved to one binary file per
 // (session, document) under `<workspaceStateDirectory(root)>/observations/` (only the pairs a call
 // names are loaded; only changed ones are saved: observation_json.h), so NOT_OBSERVED and
-// staleness work across separate runs. A patch is routed by the first file it names; `status` by
-// the workspace.
+// staleness work across separate runs. A patch goes to the one sidecar whose roots hold its files
+// (that sidecar sends each file to its open buffer or to the disk, all-or-nothing), or to the
+// disk when no sidecar holds any of them; a patch whose files span two sidecars, or a sidecar
+// and no sidecar, is refused (OUTSIDE_WORKSPACE, with a hint to split it). `status` and the
+// journal commands are routed by the workspace.
 //
 // A live sidecar that claims the path but cannot be reached is a refusal (IO_ERROR with a hint),
 // never a silent disk write behind an open buffer. HASHLINE_NO_SIDECAR=1 skips discovery.

@@ -1,6 +1,7 @@
 // Discovery files of running sidecars: publish, withdraw, list, match a path.
 #include "lsp/agent/discovery.h"
 
+#include "lsp/disk/atomic_writer.h"
 #include "lsp/disk/state_dir.h"
 #include "lsp/disk/workspace_roots.h"
 #include "lsp/support/log.h"
@@ -68,21 +69,13 @@ Result<std::string> publishSidecar(const SidecarInfo& info) {
   auto dir = disk::runtimeDirectory();
   if (!dir) return dir.error();
   std::string file = *dir + "/" + kPrefix + std::to_string(info.pid) + kSuffix;
-  std::string temp = file + ".tmp";
-  {
-    int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0)
-      return Error::make(ErrorCode::IoError,
-                         "cannot write discovery file " + temp + ": " + std::strerror(errno));
-    std::string body = toJSON(info).dump(2) + "\n";
-    bool ok = ::write(fd, body.data(), body.size()) == static_cast<ssize_t>(body.size());
-    ok = ::fsync(fd) == 0 && ok;
-    ::close(fd);
-    if (!ok || ::rename(temp.c_str(), file.c_str()) != 0) {
-      ::unlink(temp.c_str());
-      return Error::make(ErrorCode::IoError, "cannot publish discovery file " + file);
-    }
-  }
+  disk::WriteOptions options;
+  options.create_mode = 0600;
+  options.take_lock = false; // one writer: this process, named in the file
+  auto written = disk::atomicWrite(file, toJSON(info).dump(2) + "\n", options);
+  if (!written)
+    return Error::make(ErrorCode::IoError,
+                       "cannot publish discovery file " + file + ": " + written.error().message);
   return file;
 }
 

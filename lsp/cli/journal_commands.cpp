@@ -107,6 +107,9 @@ std::string renderJournalResult(const std::string& method, const json& result) {
                ", turn " + std::to_string(hunk["turn"].get<std::int64_t>()) + "\n";
     }
     out += std::to_string(result["count"].get<std::int64_t>()) + " pending hunk(s)\n";
+    if (result.contains("conflicts") && !result["conflicts"].empty())
+      out += std::to_string(result["conflicts"].size()) +
+             " disk write conflict(s) kept out of open buffers: `hashline conflicts` shows them\n";
     return out;
   }
   if (method == "diff") return result.value("diff", "");
@@ -243,7 +246,8 @@ int runLogCommand(std::vector<std::string> args) {
   if (parsed.global.turn) params["turn"] = *parsed.global.turn;
   if (!parsed.limit.empty()) {
     std::optional<std::int64_t> limit = parseInteger(parsed.limit);
-    if (!limit) return usage("log", kLog, "--limit takes an integer, not '" + parsed.limit + "'");
+    if (!limit || *limit < 1)
+      return usage("log", kLog, "--limit takes a positive integer, not '" + parsed.limit + "'");
     params["limit"] = *limit;
   }
   return call("log", "log", params, parsed, false);

@@ -1,8 +1,10 @@
 // `hashline lsp [--log-file PATH] [--log-level L] [--max-message-bytes N] [--stdio]
-//  [--clientProcessId PID] [--confirm]`: wires the stdio transport, the server and its features.
+//  [--clientProcessId PID] [--confirm] [--reconcile MODE]`: wires the stdio transport, the server
+//  and its features.
 #include "lsp/cli/lsp_command.h"
 
 #include "lsp/cli/arguments.h"
+#include "lsp/reconcile/reconcile_options.h"
 #include "lsp/server/features.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/support/log.h"
@@ -32,6 +34,9 @@ constexpr const char* kUsage =
     "  --confirm                send agent edits for the user's confirmation by default\n"
     "                           (as HASHLINE_CONFIRM_EDITS=1; initializationOptions.confirmEdits\n"
     "                           and each request's `confirm` win)\n"
+    "  --reconcile MODE         off, clean or merge (default): foreign disk writes to open\n"
+    "                           files become merged buffer edits (docs/reconcile.md; as\n"
+    "                           HASHLINE_RECONCILE; initializationOptions.reconcile wins)\n"
     "  --stdio                  accepted for editor compatibility (stdio is the channel)\n"
     "  -h, --help               show this help\n";
 
@@ -44,7 +49,7 @@ int usageError(const std::string& message) {
 
 int runLspCommand(std::vector<std::string> raw) {
   Arguments args(std::move(raw));
-  std::string log_file, log_level = "info", max_bytes, client_pid;
+  std::string log_file, log_level = "info", max_bytes, client_pid, reconcile;
   while (!args.done()) {
     if (args.flag("-h") || args.flag("--help")) {
       std::fputs(kUsage, stdout);
@@ -57,12 +62,17 @@ int runLspCommand(std::vector<std::string> raw) {
     }
     if (args.option("--log-file", log_file) || args.option("--log-level", log_level) ||
         args.option("--max-message-bytes", max_bytes) ||
-        args.option("--clientProcessId", client_pid))
+        args.option("--clientProcessId", client_pid) || args.option("--reconcile", reconcile))
       continue;
     return usageError("unknown argument '" + args.take() + "'");
   }
   if (!args.error.empty()) return usageError(args.error);
 
+  if (!reconcile.empty()) {
+    if (!lsp::parseReconcileMode(reconcile))
+      return usageError("invalid --reconcile '" + reconcile + "' (off, clean or merge)");
+    ::setenv("HASHLINE_RECONCILE", reconcile.c_str(), 1); // read with the reconciler's options
+  }
   auto level = log::levelFromName(log_level);
   if (!level) return usageError("unknown log level '" + log_level + "'");
   log::setLevel(*level);

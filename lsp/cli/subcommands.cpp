@@ -4,6 +4,7 @@
 #include "lsp/cli/agent_commands.h"
 #include "lsp/cli/journal_commands.h"
 #include "lsp/cli/lsp_command.h"
+#include "lsp/cli/reconcile_commands.h"
 #include "lsp/mcp/mcp_command.h"
 #include "lsp/version.h"
 
@@ -36,6 +37,10 @@ const std::vector<Subcommand>& subcommands() {
        runRewindCommand},
       {"turn", "begin a new turn of the session (turn begin|end|current)", runTurnCommand},
       {"pending", "list agent hunks not yet reviewed, where they are now", runPendingCommand},
+      {"conflicts", "list disk writes kept out of open buffers (they overlap unsaved typing)",
+       runConflictsCommand},
+      {"resolve", "take the disk's side of a conflict (--take theirs) or keep yours (ours)",
+       runResolveCommand},
       {"accept", "mark an op, hunk (OP#K) or turn reviewed", runAcceptCommand},
       {"reject", "reverse one hunk (OP#K), keeping everything else", runRejectCommand},
   };

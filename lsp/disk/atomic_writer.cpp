@@ -1,11 +1,13 @@
-// Atomic replace / create / delete / move: temp file, fsync, lock, last-moment fingerprint check,
-// rename or no-replace link, directory fsync — with every failure path cleaning up after itself.
+// Atomic replace / create / delete / move: confined directory descriptor, temp file, fsync,
+// lock, last-moment fingerprint check, rename or no-replace link, directory fsync — with every
+// failure path cleaning up after itself.
 #include "lsp/disk/atomic_writer.h"
 
+#include "lsp/disk/confined_dir.h"
 #include "lsp/disk/disk_file.h"
 #include "lsp/disk/file_lock.h"
 #include "lsp/disk/temp_file.h"
-#include "lsp/disk/workspace_roots.h"
+#include "lsp/disk/unique_fd.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -18,28 +20,25 @@
 namespace hashline::disk {
 namespace {
 
-class UniqueFd {
-public:
-  explicit UniqueFd(int fd = -1) : fd_(fd) {}
-  UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  UniqueFd& operator=(UniqueFd&&) = delete;
-  ~UniqueFd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
-private:
-  int fd_;
+// A target's confined place: where it is, and its directory, open.
+struct Place {
+  ConfinedTarget target;
+  ConfinedDir dir;
+  const std::string& name() const { return target.name; }
+  const std::string& shown() const { return target.real_path; }
 };
 
-// A path split into its canonical directory and entry name.
-struct Target {
-  std::string real_path;
-  std::string dir;
-  std::string name;
-};
+Result<Place> openPlace(const ResolvedPath& where,
+                        ConfinedDir::Missing missing = ConfinedDir::Missing::Fail) {
+  ConfinedTarget target = ConfinedTarget::of(where);
+  if (target.name.empty()) return systemError(EISDIR, "write", where.real_path);
+  auto dir = ConfinedDir::openParent(target, missing);
+  if (!dir) return std::move(dir).error();
+  return Place{std::move(target), std::move(*dir)};
+}
 
-Result<Target> locate(const std::string& path) {
+// A path of our own, canonical, anchored at "/" (so it is walked like a confined one).
+Result<ResolvedPath> locate(const std::string& path) {
   std::string base = "/";
   if (path.empty() || path.front() != '/') {
     auto cwd = currentDirectory();
@@ -48,19 +47,11 @@ Result<Target> locate(const std::string& path) {
   }
   auto real_path = resolveRealPath(path, base);
   if (!real_path) return std::move(real_path).error();
-  Target target;
-  target.real_path = std::move(*real_path);
-  auto slash = target.real_path.rfind('/');
-  target.dir = slash == 0 ? "/" : target.real_path.substr(0, slash);
-  target.name = target.real_path.substr(slash + 1);
-  if (target.name.empty()) return Error::make(ErrorCode::IoError, path + " is a directory");
-  return target;
-}
-
-Result<UniqueFd> openDirectory(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return systemError(errno, "open directory", dir);
-  return UniqueFd(fd);
+  ResolvedPath where;
+  where.real_path = std::move(*real_path);
+  where.root = "/";
+  where.relative = where.real_path.substr(1);
+  return where;
 }
 
 bool syncDirectory(int dir_fd) {
@@ -81,36 +72,55 @@ Status reportPhase(const WriteOptions& options, WritePhase phase) {
   return Status::success();
 }
 
-// The file at `real_path` must be a regular file; a missing one is stale when the caller
-// expected content there, else FILE_NOT_FOUND.
-Result<struct stat> statExisting(const Target& target, const std::string& shown_path,
-                                 const WriteOptions& options) {
-  struct stat file_stat {};
-  if (::stat(target.real_path.c_str(), &file_stat) != 0) {
+// The existing file a replace, delete or move starts from: its stat and a no-follow descriptor
+// (O_PATH: enough for fstat and its extended attributes, whatever its mode).
+struct Existing {
+  UniqueFd fd;
+  struct stat info {};
+};
+
+// The entry must be a regular file; a missing one is stale when the caller expected content
+// there, else FILE_NOT_FOUND; a symlink (the name was resolved to a real file) is a swap.
+Result<Existing> statExisting(const Place& place, const WriteOptions& options) {
+  Existing existing;
+  existing.fd.reset(
+      ::openat(place.dir.fd(), place.name().c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  if (!existing.fd) {
     int err = errno;
     if (err == ENOENT && options.expected)
-      return staleError(shown_path, "was deleted since it was read");
-    return systemError(err, "stat", shown_path);
+      return staleError(place.shown(), "was deleted since it was read");
+    return systemError(err, "stat", place.shown());
   }
-  if (!S_ISREG(file_stat.st_mode))
-    return Error::make(ErrorCode::IoError, shown_path + " is not a regular file");
-  return file_stat;
+  if (::fstat(existing.fd.get(), &existing.info) != 0)
+    return systemError(errno, "stat", place.shown());
+  if (S_ISLNK(existing.info.st_mode))
+    return confinedError(ELOOP, place.dir.fd(), place.name(), "stat", place.shown());
+  if (!S_ISREG(existing.info.st_mode))
+    return Error::make(ErrorCode::IoError, place.shown() + " is not a regular file");
+  return existing;
 }
 
-Status checkExpected(const Target& target, const std::string& shown_path,
-                     const WriteOptions& options) {
+Status checkAbsent(const Place& place) {
+  struct stat entry {};
+  if (::fstatat(place.dir.fd(), place.name().c_str(), &entry, AT_SYMLINK_NOFOLLOW) == 0)
+    return staleError(place.shown(), "already exists; read it and edit it instead");
+  if (errno != ENOENT) return systemError(errno, "stat", place.shown());
+  return Status::success();
+}
+
+Status checkExpected(const Place& place, const WriteOptions& options) {
   if (!options.expected) return Status::success();
-  auto current = readFileBytes(target.real_path);
+  auto current = readFileBytesAt(place.dir.fd(), place.name(), place.shown());
   if (!current) {
     if (current.error().code == ErrorCode::FileNotFound)
-      return staleError(shown_path, "was deleted since it was read");
+      return staleError(place.shown(), "was deleted since it was read");
     return std::move(current).error();
   }
   if (!current->fingerprint.sameContentAs(*options.expected))
-    return staleError(shown_path, "changed since it was read (now " +
-                                      std::to_string(current->fingerprint.size_bytes) +
-                                      " bytes, read at " +
-                                      std::to_string(options.expected->size_bytes) + ")");
+    return staleError(place.shown(), "changed since it was read (now " +
+                                         std::to_string(current->fingerprint.size_bytes) +
+                                         " bytes, read at " +
+                                         std::to_string(options.expected->size_bytes) + ")");
   return Status::success();
 }
 
@@ -129,46 +139,6 @@ Result<std::vector<FileLock>> lockAll(std::vector<std::string> real_paths,
   return locks;
 }
 
-// Directories made for a new file; removed again unless the create commits.
-class CreatedDirectories {
-public:
-  ~CreatedDirectories() {
-    if (committed_) return;
-    for (auto it = made_.rbegin(); it != made_.rend(); ++it)
-      (void)::rmdir(it->c_str());
-  }
-  Status makeParents(const std::string& dir) {
-    struct stat dir_stat {};
-    if (::stat(dir.c_str(), &dir_stat) == 0) {
-      if (!S_ISDIR(dir_stat.st_mode)) return systemError(ENOTDIR, "create in", dir);
-      return Status::success();
-    }
-    if (errno != ENOENT) return systemError(errno, "stat", dir);
-    auto slash = dir.rfind('/');
-    if (slash != std::string::npos && slash > 0)
-      if (auto status = makeParents(dir.substr(0, slash)); !status) return status;
-    if (::mkdir(dir.c_str(), 0777) != 0) {
-      if (errno == EEXIST) return Status::success();
-      return systemError(errno, "mkdir", dir);
-    }
-    made_.push_back(dir);
-    return Status::success();
-  }
-  // The new directory entries are durable once each made directory's parent is synced.
-  void syncParents() const {
-    for (const auto& dir : made_) {
-      auto slash = dir.rfind('/');
-      auto parent = openDirectory(slash == 0 ? "/" : dir.substr(0, slash));
-      if (parent) syncDirectory(parent->get());
-    }
-  }
-  void commit() { committed_ = true; }
-
-private:
-  std::vector<std::string> made_;
-  bool committed_ = false;
-};
-
 Result<Fingerprint> publishedFingerprint(const TempFile& temp, std::string_view bytes,
                                          const std::string& shown_path) {
   struct stat published {};
@@ -176,117 +146,163 @@ Result<Fingerprint> publishedFingerprint(const TempFile& temp, std::string_view 
   return fingerprintOf(published, bytes);
 }
 
-// Writes, fixes mode/owner, syncs: the part of every operation before the lock.
-// `original` (path and stat) is the file whose owner, mode and extended attributes the new
-// content keeps; null for a new file.
-Status fillTemp(TempFile& temp, std::string_view bytes, const Target* original,
-                const struct stat* original_stat, const WriteOptions& options) {
-  if (auto status = reportPhase(options, WritePhase::TempCreated); !status) return status;
-  if (auto status = temp.write(bytes); !status) return status;
-  if (original && original_stat) {
-    if (auto status = temp.copyOwnerAndMode(*original_stat); !status) return status;
-    temp.copyExtendedAttributes(original->real_path);
+// A temp beside `place`'s entry, written, given the original's owner, mode and extended
+// attributes (none for a new file), and synced: the part of every operation before the lock.
+Result<TempFile> filledTemp(const Place& place, std::string_view bytes, const Existing* original,
+                            mode_t create_mode, const WriteOptions& options) {
+  sweepStaleTempsOnce(place.dir.fd());
+  auto temp = TempFile::create(place.dir.fd(), place.dir.path(), place.name(),
+                               original ? 0600 : create_mode, options.use_tmpfile);
+  if (!temp) return std::move(temp).error();
+  if (auto status = reportPhase(options, WritePhase::TempCreated); !status)
+    return std::move(status).error();
+  if (auto status = temp->write(bytes); !status) return std::move(status).error();
+  if (original) {
+    if (auto status = temp->copyOwnerAndMode(original->info); !status)
+      return std::move(status).error();
+    temp->copyExtendedAttributes(original->fd.get());
   }
-  if (auto status = reportPhase(options, WritePhase::TempWritten); !status) return status;
-  if (auto status = temp.sync(); !status) return status;
-  return reportPhase(options, WritePhase::TempSynced);
+  if (auto status = reportPhase(options, WritePhase::TempWritten); !status)
+    return std::move(status).error();
+  if (auto status = temp->sync(); !status) return std::move(status).error();
+  if (auto status = reportPhase(options, WritePhase::TempSynced); !status)
+    return std::move(status).error();
+  return temp;
+}
+
+WriteResult published(const Place& place, const TempFile& temp, std::string_view bytes) {
+  WriteResult result;
+  result.path = place.target.real_path;
+  result.used_tmpfile = temp.unnamed();
+  auto fingerprint = publishedFingerprint(temp, bytes, place.shown());
+  if (fingerprint) result.fingerprint = *fingerprint;
+  return result;
 }
 
 } // namespace
 
-Result<WriteResult> atomicReplace(const std::string& path, std::string_view bytes,
+Result<WriteResult> atomicReplace(const ResolvedPath& where, std::string_view bytes,
                                   const WriteOptions& options) {
-  auto target = locate(path);
-  if (!target) return std::move(target).error();
-  auto file_stat = statExisting(*target, path, options);
-  if (!file_stat) return std::move(file_stat).error();
-  auto dir = openDirectory(target->dir);
-  if (!dir) return std::move(dir).error();
-  sweepStaleTempsOnce(target->dir);
-
-  auto temp = TempFile::create(dir->get(), target->dir, target->name, 0600, options.use_tmpfile);
+  auto place = openPlace(where);
+  if (!place) return std::move(place).error();
+  auto original = statExisting(*place, options);
+  if (!original) return std::move(original).error();
+  auto temp = filledTemp(*place, bytes, &*original, 0, options);
   if (!temp) return std::move(temp).error();
-  if (auto status = fillTemp(*temp, bytes, &*target, &*file_stat, options); !status)
-    return std::move(status).error();
 
-  auto locks = lockAll({target->real_path}, options);
+  auto locks = lockAll({place->target.real_path}, options);
   if (!locks) return std::move(locks).error();
   if (auto status = temp->name(); !status) return std::move(status).error();
   if (auto status = reportPhase(options, WritePhase::TempNamed); !status)
     return std::move(status).error();
-  if (auto status = checkExpected(*target, path, options); !status)
-    return std::move(status).error();
+  if (auto status = checkExpected(*place, options); !status) return std::move(status).error();
   if (auto status = reportPhase(options, WritePhase::Checked); !status)
     return std::move(status).error();
-  if (auto status = temp->renameOver(target->name); !status) return std::move(status).error();
+  if (auto status = temp->renameOver(place->name()); !status) return std::move(status).error();
 
-  WriteResult result;
-  result.path = target->real_path;
-  result.used_tmpfile = temp->unnamed();
-  auto fingerprint = publishedFingerprint(*temp, bytes, path);
-  if (fingerprint) result.fingerprint = *fingerprint;
+  WriteResult result = published(*place, *temp, bytes);
   (void)reportPhase(options, WritePhase::Published);
-  result.directory_synced = syncDirectory(dir->get());
+  result.directory_synced = syncDirectory(place->dir.fd());
   (void)reportPhase(options, WritePhase::DirectorySynced);
   return result;
+}
+
+Result<WriteResult> atomicCreate(const ResolvedPath& where, std::string_view bytes,
+                                 const WriteOptions& options) {
+  auto place = openPlace(where, ConfinedDir::Missing::Create);
+  if (!place) return std::move(place).error();
+  if (auto status = checkAbsent(*place); !status) return std::move(status).error();
+  auto temp = filledTemp(*place, bytes, nullptr, options.create_mode, options);
+  if (!temp) return std::move(temp).error();
+
+  auto locks = lockAll({place->target.real_path}, options);
+  if (!locks) return std::move(locks).error();
+  if (auto status = reportPhase(options, WritePhase::Checked); !status)
+    return std::move(status).error();
+  if (auto status = temp->publishNew(place->name()); !status) return std::move(status).error();
+  place->dir.keepCreated();
+
+  WriteResult result = published(*place, *temp, bytes);
+  (void)reportPhase(options, WritePhase::Published);
+  result.directory_synced = syncDirectory(place->dir.fd());
+  place->dir.syncCreated();
+  (void)reportPhase(options, WritePhase::DirectorySynced);
+  return result;
+}
+
+Status atomicDelete(const ResolvedPath& where, const WriteOptions& options) {
+  auto place = openPlace(where);
+  if (!place) return std::move(place).error();
+  auto locks = lockAll({place->target.real_path}, options);
+  if (!locks) return std::move(locks).error();
+  auto original = statExisting(*place, options);
+  if (!original) return std::move(original).error();
+  if (auto status = checkExpected(*place, options); !status) return status;
+  if (auto status = reportPhase(options, WritePhase::Checked); !status) return status;
+  if (::unlinkat(place->dir.fd(), place->name().c_str(), 0) != 0)
+    return systemError(errno, "delete", place->shown());
+  (void)reportPhase(options, WritePhase::Published);
+  syncDirectory(place->dir.fd());
+  (void)reportPhase(options, WritePhase::DirectorySynced);
+  return Status::success();
+}
+
+Result<WriteResult> atomicMove(const ResolvedPath& from, const ResolvedPath& to,
+                               std::string_view bytes, const WriteOptions& options) {
+  if (from.real_path == to.real_path) return atomicReplace(from, bytes, options);
+  auto source = openPlace(from);
+  if (!source) return std::move(source).error();
+  auto original = statExisting(*source, options);
+  if (!original) return std::move(original).error();
+  auto destination = openPlace(to, ConfinedDir::Missing::Create);
+  if (!destination) return std::move(destination).error();
+  if (auto status = checkAbsent(*destination); !status)
+    return staleError(destination->shown(), "already exists; a move never replaces a file");
+
+  auto temp = filledTemp(*destination, bytes, &*original, 0, options);
+  if (!temp) return std::move(temp).error();
+  auto locks = lockAll({source->target.real_path, destination->target.real_path}, options);
+  if (!locks) return std::move(locks).error();
+  if (auto status = checkExpected(*source, options); !status) return std::move(status).error();
+  if (auto status = reportPhase(options, WritePhase::Checked); !status)
+    return std::move(status).error();
+  if (auto status = temp->publishNew(destination->name()); !status)
+    return std::move(status).error();
+  if (::unlinkat(source->dir.fd(), source->name().c_str(), 0) != 0) {
+    int err = errno;
+    (void)::unlinkat(destination->dir.fd(), destination->name().c_str(), 0);
+    return systemError(err, "remove the moved file", source->shown());
+  }
+  destination->dir.keepCreated();
+
+  WriteResult result = published(*destination, *temp, bytes);
+  (void)reportPhase(options, WritePhase::Published);
+  result.directory_synced = syncDirectory(destination->dir.fd());
+  if (source->dir.path() != destination->dir.path())
+    result.directory_synced = syncDirectory(source->dir.fd()) && result.directory_synced;
+  destination->dir.syncCreated();
+  (void)reportPhase(options, WritePhase::DirectorySynced);
+  return result;
+}
+
+Result<WriteResult> atomicReplace(const std::string& path, std::string_view bytes,
+                                  const WriteOptions& options) {
+  auto where = locate(path);
+  if (!where) return std::move(where).error();
+  return atomicReplace(*where, bytes, options);
 }
 
 Result<WriteResult> atomicCreate(const std::string& path, std::string_view bytes,
                                  const WriteOptions& options) {
-  auto target = locate(path);
-  if (!target) return std::move(target).error();
-  struct stat existing {};
-  if (::lstat(target->real_path.c_str(), &existing) == 0)
-    return staleError(path, "already exists; read it and edit it instead");
-  if (errno != ENOENT) return systemError(errno, "stat", path);
-
-  CreatedDirectories created;
-  if (auto status = created.makeParents(target->dir); !status) return std::move(status).error();
-  auto dir = openDirectory(target->dir);
-  if (!dir) return std::move(dir).error();
-  sweepStaleTempsOnce(target->dir);
-
-  auto temp = TempFile::create(dir->get(), target->dir, target->name, 0666, options.use_tmpfile);
-  if (!temp) return std::move(temp).error();
-  if (auto status = fillTemp(*temp, bytes, nullptr, nullptr, options); !status)
-    return std::move(status).error();
-
-  auto locks = lockAll({target->real_path}, options);
-  if (!locks) return std::move(locks).error();
-  if (auto status = reportPhase(options, WritePhase::Checked); !status)
-    return std::move(status).error();
-  if (auto status = temp->publishNew(target->name); !status) return std::move(status).error();
-  created.commit();
-
-  WriteResult result;
-  result.path = target->real_path;
-  result.used_tmpfile = temp->unnamed();
-  auto fingerprint = publishedFingerprint(*temp, bytes, path);
-  if (fingerprint) result.fingerprint = *fingerprint;
-  (void)reportPhase(options, WritePhase::Published);
-  result.directory_synced = syncDirectory(dir->get());
-  created.syncParents();
-  (void)reportPhase(options, WritePhase::DirectorySynced);
-  return result;
+  auto where = locate(path);
+  if (!where) return std::move(where).error();
+  return atomicCreate(*where, bytes, options);
 }
 
 Status atomicDelete(const std::string& path, const WriteOptions& options) {
-  auto target = locate(path);
-  if (!target) return std::move(target).error();
-  auto dir = openDirectory(target->dir);
-  if (!dir) return std::move(dir).error();
-  auto locks = lockAll({target->real_path}, options);
-  if (!locks) return std::move(locks).error();
-  auto file_stat = statExisting(*target, path, options);
-  if (!file_stat) return std::move(file_stat).error();
-  if (auto status = checkExpected(*target, path, options); !status) return status;
-  if (auto status = reportPhase(options, WritePhase::Checked); !status) return status;
-  if (::unlinkat(dir->get(), target->name.c_str(), 0) != 0)
-    return systemError(errno, "delete", path);
-  (void)reportPhase(options, WritePhase::Published);
-  syncDirectory(dir->get());
-  (void)reportPhase(options, WritePhase::DirectorySynced);
-  return Status::success();
+  auto where = locate(path);
+  if (!where) return std::move(where).error();
+  return atomicDelete(*where, options);
 }
 
 Result<WriteResult> atomicMove(const std::string& from, const std::string& to,
@@ -295,56 +311,25 @@ Result<WriteResult> atomicMove(const std::string& from, const std::string& to,
   if (!source) return std::move(source).error();
   auto destination = locate(to);
   if (!destination) return std::move(destination).error();
-  if (source->real_path == destination->real_path) return atomicReplace(from, bytes, options);
+  return atomicMove(*source, *destination, bytes, options);
+}
 
-  auto source_stat = statExisting(*source, from, options);
-  if (!source_stat) return std::move(source_stat).error();
-  struct stat existing {};
-  if (::lstat(destination->real_path.c_str(), &existing) == 0)
-    return staleError(to, "already exists; a move never replaces a file");
-  if (errno != ENOENT) return systemError(errno, "stat", to);
-
-  CreatedDirectories created;
-  if (auto status = created.makeParents(destination->dir); !status)
-    return std::move(status).error();
-  auto source_dir = openDirectory(source->dir);
-  if (!source_dir) return std::move(source_dir).error();
-  auto destination_dir = openDirectory(destination->dir);
-  if (!destination_dir) return std::move(destination_dir).error();
-  sweepStaleTempsOnce(destination->dir);
-
-  auto temp = TempFile::create(destination_dir->get(), destination->dir, destination->name, 0600,
-                               options.use_tmpfile);
-  if (!temp) return std::move(temp).error();
-  if (auto status = fillTemp(*temp, bytes, &*source, &*source_stat, options); !status)
-    return std::move(status).error();
-
-  auto locks = lockAll({source->real_path, destination->real_path}, options);
-  if (!locks) return std::move(locks).error();
-  if (auto status = checkExpected(*source, from, options); !status)
-    return std::move(status).error();
-  if (auto status = reportPhase(options, WritePhase::Checked); !status)
-    return std::move(status).error();
-  if (auto status = temp->publishNew(destination->name); !status) return std::move(status).error();
-  if (::unlinkat(source_dir->get(), source->name.c_str(), 0) != 0) {
-    int err = errno;
-    (void)::unlinkat(destination_dir->get(), destination->name.c_str(), 0);
-    return systemError(err, "remove the moved file", from);
+Result<WriteResult> atomicWrite(const std::string& path, std::string_view bytes,
+                                const WriteOptions& options) {
+  auto where = locate(path);
+  if (!where) return std::move(where).error();
+  WriteOptions unconditional = options;
+  unconditional.expected.reset();
+  // Two tries: a file that appears (or vanishes) between the check and the write.
+  for (int attempt = 0;; ++attempt) {
+    struct stat entry {};
+    bool exists = ::stat(where->real_path.c_str(), &entry) == 0;
+    auto written = exists ? atomicReplace(*where, bytes, unconditional)
+                          : atomicCreate(*where, bytes, unconditional);
+    bool raced = !written && (written.error().code == ErrorCode::StaleVersion ||
+                              written.error().code == ErrorCode::FileNotFound);
+    if (!raced || attempt == 1) return written;
   }
-  created.commit();
-
-  WriteResult result;
-  result.path = destination->real_path;
-  result.used_tmpfile = temp->unnamed();
-  auto fingerprint = publishedFingerprint(*temp, bytes, to);
-  if (fingerprint) result.fingerprint = *fingerprint;
-  (void)reportPhase(options, WritePhase::Published);
-  result.directory_synced = syncDirectory(destination_dir->get());
-  if (source->dir != destination->dir)
-    result.directory_synced = syncDirectory(source_dir->get()) && result.directory_synced;
-  created.syncParents();
-  (void)reportPhase(options, WritePhase::DirectorySynced);
-  return result;
 }
 
 } // namespace hashline::disk

@@ -14,22 +14,30 @@
 // permitted) and extended attributes (ACLs, SELinux label) are carried over, but other hard
 // links to the old inode keep the old content, as with most editors' save.
 //
-// Paths may be relative (to the current directory) and may be symlinks: the write goes to the
-// link's target and the link stays a link. Confinement to the workspace is the caller's job
-// (WorkspaceRoots) and happens before these calls.
+// Confined forms take a ResolvedPath (WorkspaceRoots::resolve: a canonical path below a root):
+// the directory is opened from the root's descriptor component by component without following
+// a symlink (ConfinedDir), and every check, temp, link, rename and unlink happens relative to
+// that descriptor. A directory swapped for a symlink after the path was confined is refused
+// (OUTSIDE_WORKSPACE), never written through. The string forms, for files of our own (state and
+// runtime directories), resolve the path with realpath first — a relative path against the
+// current directory, a symlink to its target (the link stays a link) — and then walk it the same
+// way from "/".
 //
-// Callers: the disk workspace backend (edits), the journal's undo, the CLI in-process mode.
+// Callers: the disk workspace backend (edits, patches, undo), the CLI in-process mode, the
+// journal's compaction, discovery files and session observations (atomicWrite).
 // Thread-safe: operations on different files run in parallel; on the same file they serialize
 // through FileLock (across processes too).
 #pragma once
 
 #include "engine/support/result.h"
 #include "lsp/disk/fingerprint.h"
+#include "lsp/disk/workspace_roots.h"
 
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <sys/types.h>
 
 namespace hashline::disk {
 
@@ -53,6 +61,8 @@ struct WriteOptions {
   /// Take the FileLock of each path for check + publication; false when the caller already
   /// holds it (a second FileLock on the same file would wait for the first).
   bool take_lock = true;
+  /// Permission bits of a file that is created (the umask applies); a replace keeps the old ones.
+  mode_t create_mode = 0666;
   /// For tests: called at every phase. A failed Status before publication aborts there, like an
   /// I/O error would; after publication it is ignored (the write has happened).
   std::function<Status(WritePhase)> on_phase;
@@ -65,28 +75,41 @@ struct WriteResult {
   bool directory_synced = true; // false when the final directory fsync failed (still applied)
 };
 
-/// Replaces the existing regular file at `path` with `bytes`. Errors: FILE_NOT_FOUND (missing and
-/// no `expected`), STALE_VERSION (content differs from `expected`, or the file is gone),
-/// IO_ERROR. The file's mode is kept (owner too, when running as root).
+/// Replaces the existing regular file at `where` with `bytes`. Errors: FILE_NOT_FOUND (missing
+/// and no `expected`), STALE_VERSION (content differs from `expected`, or the file is gone),
+/// OUTSIDE_WORKSPACE (a directory on the path became a symlink), IO_ERROR. The file's mode is
+/// kept (owner too, when running as root).
+Result<WriteResult> atomicReplace(const ResolvedPath& where, std::string_view bytes,
+                                  const WriteOptions& options = {});
 Result<WriteResult> atomicReplace(const std::string& path, std::string_view bytes,
                                   const WriteOptions& options = {});
 
-/// Creates `path` with `bytes`; nothing may exist there (STALE_VERSION if something does, even
+/// Creates `where` with `bytes`; nothing may exist there (STALE_VERSION if something does, even
 /// if it appears during the write: publication is no-replace). Missing parent directories are
-/// made (and removed again if the create fails). Mode: 0666 minus the umask. `expected` is
-/// ignored.
+/// made (and removed again if the create fails). Mode: options.create_mode minus the umask.
+/// `expected` is ignored.
+Result<WriteResult> atomicCreate(const ResolvedPath& where, std::string_view bytes,
+                                 const WriteOptions& options = {});
 Result<WriteResult> atomicCreate(const std::string& path, std::string_view bytes,
                                  const WriteOptions& options = {});
 
-/// Deletes the regular file at `path` (through a symlink: its target) if it still matches
-/// `expected`. Errors: FILE_NOT_FOUND, STALE_VERSION, IO_ERROR.
+/// Deletes the regular file at `where` if it still matches `expected`. Errors: FILE_NOT_FOUND,
+/// STALE_VERSION, OUTSIDE_WORKSPACE, IO_ERROR.
+Status atomicDelete(const ResolvedPath& where, const WriteOptions& options = {});
 Status atomicDelete(const std::string& path, const WriteOptions& options = {});
 
 /// Moves `from` to the new path `to` with content `bytes` (a patch's "Move to" with edits):
 /// `to` is published no-replace, then `from` removed; `expected` guards `from`. Each step is
 /// atomic; if removing `from` fails, `to` is removed again. A crash between the two steps can
 /// leave both (never neither). `from`'s mode is kept.
+Result<WriteResult> atomicMove(const ResolvedPath& from, const ResolvedPath& to,
+                               std::string_view bytes, const WriteOptions& options = {});
 Result<WriteResult> atomicMove(const std::string& from, const std::string& to,
                                std::string_view bytes, const WriteOptions& options = {});
+
+/// Replace-or-create, unconditionally (`expected` is ignored): the one atomic write for files of
+/// our own (journal compaction, discovery files, observations).
+Result<WriteResult> atomicWrite(const std::string& path, std::string_view bytes,
+                                const WriteOptions& options = {});
 
 } // namespace hashline::disk

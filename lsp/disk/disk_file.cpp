@@ -1,6 +1,9 @@
 // Reading a file's exact bytes with a consistent fingerprint, and the text check (NUL / UTF-8).
 #include "lsp/disk/disk_file.h"
 
+#include "lsp/disk/confined_dir.h"
+#include "lsp/disk/unique_fd.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -11,19 +14,6 @@ namespace hashline::disk {
 namespace {
 
 constexpr int kConsistentReadAttempts = 5;
-
-class FdCloser {
-public:
-  explicit FdCloser(int fd) : fd_(fd) {}
-  ~FdCloser() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FdCloser(const FdCloser&) = delete;
-  FdCloser& operator=(const FdCloser&) = delete;
-
-private:
-  int fd_;
-};
 
 bool sameStat(const struct stat& a, const struct stat& b) {
   return a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
@@ -124,27 +114,26 @@ Status checkText(std::string_view bytes, std::string_view path) {
   return Status::success();
 }
 
-Result<FileSnapshot> readFileBytes(const std::string& path) {
-  // O_NONBLOCK: opening a FIFO must not hang; it is refused below as not a regular file.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  if (fd < 0) return systemError(errno, "open", path);
-  FdCloser closer(fd);
+namespace {
 
+// The consistent snapshot of the file open as `fd`.
+Result<FileSnapshot> readOpened(const UniqueFd& fd, const std::string& path) {
   FileSnapshot snapshot;
   snapshot.path = path;
   for (int attempt = 0; attempt < kConsistentReadAttempts; ++attempt) {
     struct stat before {};
-    if (::fstat(fd, &before) != 0) return systemError(errno, "stat", path);
+    if (::fstat(fd.get(), &before) != 0) return systemError(errno, "stat", path);
     if (S_ISDIR(before.st_mode)) return systemError(EISDIR, "read", path);
     if (!S_ISREG(before.st_mode))
       return Error::make(ErrorCode::IoError, path + " is not a regular file");
     if (static_cast<std::uint64_t>(before.st_size) > kMaxFileBytes)
       return Error::make(ErrorCode::IoError, path + ": file is larger than 1 GiB");
-    if (auto status = readAll(fd, snapshot.bytes, static_cast<std::size_t>(before.st_size), path);
+    if (auto status =
+            readAll(fd.get(), snapshot.bytes, static_cast<std::size_t>(before.st_size), path);
         !status)
       return std::move(status).error();
     struct stat after {};
-    if (::fstat(fd, &after) != 0) return systemError(errno, "stat", path);
+    if (::fstat(fd.get(), &after) != 0) return systemError(errno, "stat", path);
     if (sameStat(before, after) &&
         static_cast<std::uint64_t>(after.st_size) == snapshot.bytes.size()) {
       snapshot.fingerprint = fingerprintOf(after, snapshot.bytes);
@@ -154,6 +143,40 @@ Result<FileSnapshot> readFileBytes(const std::string& path) {
   return Error::make(ErrorCode::IoError, path + " kept changing while it was read; retry");
 }
 
+// O_NONBLOCK: opening a FIFO must not hang; it is refused as not a regular file.
+constexpr int kReadFlags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+
+} // namespace
+
+Result<FileSnapshot> readFileBytes(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), kReadFlags));
+  if (!fd) return systemError(errno, "open", path);
+  return readOpened(fd, path);
+}
+
+Result<FileSnapshot> readFileBytesAt(int dir_fd, const std::string& name,
+                                     const std::string& shown_path) {
+  UniqueFd fd(::openat(dir_fd, name.c_str(), kReadFlags | O_NOFOLLOW));
+  if (!fd) return confinedError(errno, dir_fd, name, "open", shown_path);
+  return readOpened(fd, shown_path);
+}
+
+Result<FileSnapshot> readFileBytes(const ResolvedPath& where) {
+  ConfinedTarget target = ConfinedTarget::of(where);
+  if (target.name.empty()) return systemError(EISDIR, "read", where.real_path);
+  auto dir = ConfinedDir::openParent(target);
+  if (!dir) return std::move(dir).error();
+  return readFileBytesAt(dir->fd(), target.name, where.real_path);
+}
+
+Result<FileSnapshot> readTextFile(const ResolvedPath& where) {
+  auto snapshot = readFileBytes(where);
+  if (!snapshot) return snapshot;
+  if (auto status = checkText(snapshot->bytes, where.real_path); !status)
+    return std::move(status).error();
+  return snapshot;
+}
+
 Result<FileSnapshot> readTextFile(const std::string& path) {
   auto snapshot = readFileBytes(path);
   if (!snapshot) return snapshot;
@@ -161,13 +184,24 @@ Result<FileSnapshot> readTextFile(const std::string& path) {
   return snapshot;
 }
 
-Result<std::optional<Fingerprint>> currentFingerprint(const std::string& path) {
-  auto snapshot = readFileBytes(path);
+namespace {
+
+Result<std::optional<Fingerprint>> fingerprintOrAbsent(Result<FileSnapshot> snapshot) {
   if (!snapshot) {
     if (snapshot.error().code == ErrorCode::FileNotFound) return std::optional<Fingerprint>();
     return std::move(snapshot).error();
   }
   return std::optional<Fingerprint>(snapshot->fingerprint);
+}
+
+} // namespace
+
+Result<std::optional<Fingerprint>> currentFingerprint(const ResolvedPath& where) {
+  return fingerprintOrAbsent(readFileBytes(where));
+}
+
+Result<std::optional<Fingerprint>> currentFingerprint(const std::string& path) {
+  return fingerprintOrAbsent(readFileBytes(path));
 }
 
 } // namespace hashline::disk

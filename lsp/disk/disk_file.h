@@ -7,12 +7,17 @@
 // The bytes are returned untouched (CRLF, lone CR, BOM, missing final newline); callers build a
 // hashline::Rope from them.
 //
+// The ResolvedPath forms read through ConfinedDir (no symlink followed below the root, the file
+// itself opened O_NOFOLLOW), so a path swapped after it was confined cannot make them read
+// outside the workspace; the string forms open the path as given (the state directory's files).
+//
 // The snapshot is consistent: the file is stat'ed before and after the read, and re-read when it
 // changed meanwhile, so bytes and fingerprint describe the same version. Thread-safe.
 #pragma once
 
 #include "engine/support/result.h"
 #include "lsp/disk/fingerprint.h"
+#include "lsp/disk/workspace_roots.h"
 
 #include <cstddef>
 #include <optional>
@@ -36,6 +41,17 @@ Result<FileSnapshot> readFileBytes(const std::string& path);
 
 /// readFileBytes, then NOT_TEXT unless the bytes are text (see checkText).
 Result<FileSnapshot> readTextFile(const std::string& path);
+
+/// The file entry `name` in the directory open as `dir_fd`, never through a symlink (a symlink
+/// there is the OUTSIDE_WORKSPACE refusal of confinedError). `shown_path` names it in errors.
+Result<FileSnapshot> readFileBytesAt(int dir_fd, const std::string& name,
+                                     const std::string& shown_path);
+/// A confined file's bytes: its directory opened with ConfinedDir, then readFileBytesAt.
+Result<FileSnapshot> readFileBytes(const ResolvedPath& where);
+/// readFileBytes(where), then NOT_TEXT unless the bytes are text.
+Result<FileSnapshot> readTextFile(const ResolvedPath& where);
+/// The current fingerprint of confined `where`, or nullopt when no file is there.
+Result<std::optional<Fingerprint>> currentFingerprint(const ResolvedPath& where);
 
 /// The current fingerprint of `path`, or nullopt when no file is there.
 Result<std::optional<Fingerprint>> currentFingerprint(const std::string& path);

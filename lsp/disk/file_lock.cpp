@@ -15,9 +15,10 @@
 namespace hashline::disk {
 namespace {
 
-Result<int> openLockFile(const std::string& lock_file) {
-  int fd = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
-  if (fd < 0) return systemError(errno, "open lock file", lock_file);
+Result<UniqueFd> openLockFile(const std::string& lock_file) {
+  UniqueFd fd(
+      ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600));
+  if (!fd) return systemError(errno, "open lock file", lock_file);
   return fd;
 }
 
@@ -36,12 +37,12 @@ Result<FileLock> FileLock::acquire(const std::string& lock_file,
                                    std::chrono::milliseconds timeout) {
   auto fd = openLockFile(lock_file);
   if (!fd) return std::move(fd).error();
-  FileLock lock(*fd);
+  FileLock lock(std::move(*fd));
   // Poll rather than block, so a wedged holder turns into an error instead of a hang.
   auto deadline = std::chrono::steady_clock::now() + timeout;
   std::chrono::microseconds pause{200};
   while (true) {
-    int err = tryLock(*fd);
+    int err = tryLock(lock.fd_.get());
     if (err == 0) return lock;
     if (err != EWOULDBLOCK) return systemError(err, "flock", lock_file);
     if (std::chrono::steady_clock::now() >= deadline)
@@ -55,8 +56,8 @@ Result<FileLock> FileLock::acquire(const std::string& lock_file,
 Result<std::optional<FileLock>> FileLock::tryAcquire(const std::string& lock_file) {
   auto fd = openLockFile(lock_file);
   if (!fd) return std::move(fd).error();
-  FileLock lock(*fd);
-  int err = tryLock(*fd);
+  FileLock lock(std::move(*fd));
+  int err = tryLock(lock.fd_.get());
   if (err == 0) return std::optional<FileLock>(std::move(lock));
   if (err == EWOULDBLOCK) return std::optional<FileLock>();
   return systemError(err, "flock", lock_file);
@@ -77,26 +78,8 @@ Result<FileLock> FileLock::forPath(const std::string& real_path,
   return acquire(*lock_file, timeout);
 }
 
-FileLock::FileLock(FileLock&& other) noexcept : fd_(other.fd_) {
-  other.fd_ = -1;
-}
-
-FileLock& FileLock::operator=(FileLock&& other) noexcept {
-  if (this != &other) {
-    release();
-    fd_ = other.fd_;
-    other.fd_ = -1;
-  }
-  return *this;
-}
-
-FileLock::~FileLock() {
-  release();
-}
-
 void FileLock::release() {
-  if (fd_ >= 0) ::close(fd_); // closing the only descriptor drops the flock
-  fd_ = -1;
+  fd_.reset();
 }
 
 } // namespace hashline::disk

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "engine/support/result.h"
+#include "lsp/disk/unique_fd.h"
 
 #include <chrono>
 #include <optional>
@@ -39,19 +40,18 @@ public:
   static Result<FileLock> forPath(const std::string& real_path,
                                   std::chrono::milliseconds timeout = kDefaultTimeout);
 
-  FileLock(FileLock&& other) noexcept;
-  FileLock& operator=(FileLock&& other) noexcept;
+  FileLock(FileLock&& other) noexcept = default;
+  FileLock& operator=(FileLock&& other) noexcept = default;
   FileLock(const FileLock&) = delete;
   FileLock& operator=(const FileLock&) = delete;
-  ~FileLock();
 
-  bool held() const { return fd_ >= 0; }
+  bool held() const { return fd_.valid(); }
   /// Drops the lock now (idempotent).
   void release();
 
 private:
-  explicit FileLock(int fd) : fd_(fd) {}
-  int fd_ = -1;
+  explicit FileLock(UniqueFd fd) : fd_(std::move(fd)) {}
+  UniqueFd fd_; // closing the only descriptor drops the flock
 };
 
 } // namespace hashline::disk

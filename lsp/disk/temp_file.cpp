@@ -2,6 +2,7 @@
 // named so a sweeper can tell a dead writer's litter from a live writer's temp.
 #include "lsp/disk/temp_file.h"
 
+#include "lsp/disk/confined_dir.h"
 #include "lsp/disk/disk_file.h"
 
 #include <atomic>
@@ -16,6 +17,7 @@
 #include <sys/random.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#include <utility>
 
 namespace hashline::disk {
 namespace {
@@ -69,84 +71,98 @@ bool isTempName(std::string_view file_name) {
 }
 
 std::size_t sweepStaleTemps(const std::string& dir) {
-  DIR* stream = ::opendir(dir.c_str());
+  UniqueFd dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  return dir_fd ? sweepStaleTempsAt(dir_fd.get()) : 0;
+}
+
+std::size_t sweepStaleTempsAt(int dir_fd) {
+  // A descriptor of our own to list (the caller's may be O_PATH; readdir moves its offset).
+  UniqueFd list_fd(::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  DIR* stream = list_fd ? ::fdopendir(list_fd.get()) : nullptr;
   if (!stream) return 0;
-  int dir_fd = ::dirfd(stream);
+  list_fd.release(); // closedir closes it
   std::size_t removed = 0;
   while (const dirent* entry = ::readdir(stream)) {
     if (!isTempName(entry->d_name)) continue;
     // A temp carries its target's mode, which may be write-only: any access mode can flock.
     constexpr int kFlags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
-    int fd = ::openat(dir_fd, entry->d_name, O_RDONLY | kFlags);
-    if (fd < 0 && errno == EACCES) fd = ::openat(dir_fd, entry->d_name, O_WRONLY | kFlags);
-    if (fd < 0) continue;
+    UniqueFd fd(::openat(dir_fd, entry->d_name, O_RDONLY | kFlags));
+    if (!fd && errno == EACCES) fd.reset(::openat(dir_fd, entry->d_name, O_WRONLY | kFlags));
+    if (!fd) continue;
     struct stat opened {
     }, named{};
     // A free lock means the writer is gone; re-check the name still is this inode, then remove.
-    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode) &&
-        ::flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+    if (::fstat(fd.get(), &opened) == 0 && S_ISREG(opened.st_mode) &&
+        ::flock(fd.get(), LOCK_EX | LOCK_NB) == 0 &&
         ::fstatat(dir_fd, entry->d_name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
         sameInode(opened, named) && ::unlinkat(dir_fd, entry->d_name, 0) == 0)
       ++removed;
-    ::close(fd);
   }
   ::closedir(stream);
   return removed;
 }
 
-void sweepStaleTempsOnce(const std::string& dir) {
+void sweepStaleTempsOnce(int dir_fd) {
   static std::mutex mutex;
-  static std::set<std::string> swept;
+  static std::set<std::pair<dev_t, ino_t>> swept;
+  struct stat dir_stat {};
+  if (::fstat(dir_fd, &dir_stat) != 0) return;
   {
     std::lock_guard<std::mutex> guard(mutex);
-    if (!swept.insert(dir).second) return;
+    if (!swept.insert({dir_stat.st_dev, dir_stat.st_ino}).second) return;
   }
-  sweepStaleTemps(dir);
+  sweepStaleTempsAt(dir_fd);
+}
+
+void sweepStaleTempsOnce(const std::string& dir) {
+  UniqueFd dir_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (dir_fd) sweepStaleTempsOnce(dir_fd.get());
+}
+
+void sweepStaleTempsBeside(const ResolvedPath& file) {
+  auto dir = ConfinedDir::openParent(ConfinedTarget::of(file));
+  if (dir) sweepStaleTempsOnce(dir->fd());
 }
 
 Result<TempFile> TempFile::create(int dir_fd, const std::string& dir, std::string_view target_name,
                                   mode_t mode, bool use_tmpfile) {
   if (use_tmpfile) {
-    int fd = ::openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
-    if (fd >= 0) {
-      lockExclusive(fd);
-      return TempFile(dir_fd, dir, target_name, fd, true, {});
+    UniqueFd fd(::openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode));
+    if (fd) {
+      lockExclusive(fd.get());
+      return TempFile(dir_fd, dir, target_name, std::move(fd), true, {});
     }
     if (!tmpfileUnsupported(errno)) return systemError(errno, "create a temp file in", dir);
   }
   for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
     std::string name = makeTempName(target_name);
-    int fd = ::openat(dir_fd, name.c_str(),
-                      O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, mode);
-    if (fd < 0) {
+    UniqueFd fd(::openat(dir_fd, name.c_str(),
+                         O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, mode));
+    if (!fd) {
       if (errno == EEXIST) continue;
       return systemError(errno, "create a temp file in", dir);
     }
-    lockExclusive(fd);
+    lockExclusive(fd.get());
     // A sweeper may have removed the name between our create and our lock: then start over.
     struct stat opened {
     }, named{};
-    if (::fstat(fd, &opened) == 0 &&
+    if (::fstat(fd.get(), &opened) == 0 &&
         ::fstatat(dir_fd, name.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
         sameInode(opened, named))
-      return TempFile(dir_fd, dir, target_name, fd, false, std::move(name));
-    ::close(fd);
+      return TempFile(dir_fd, dir, target_name, std::move(fd), false, std::move(name));
   }
   return Error::make(ErrorCode::IoError, "could not create a unique temp file in " + dir);
 }
 
 TempFile::TempFile(TempFile&& other) noexcept
     : dir_fd_(other.dir_fd_), dir_(std::move(other.dir_)),
-      target_name_(std::move(other.target_name_)), fd_(other.fd_), is_tmpfile_(other.is_tmpfile_),
-      temp_name_(std::move(other.temp_name_)) {
-  other.fd_ = -1;
-  other.temp_name_.clear();
-}
+      target_name_(std::move(other.target_name_)), fd_(std::move(other.fd_)),
+      is_tmpfile_(other.is_tmpfile_), temp_name_(std::exchange(other.temp_name_, {})) {}
 
 Status TempFile::write(std::string_view bytes) {
   std::size_t written = 0;
   while (written < bytes.size()) {
-    ssize_t put = ::write(fd_, bytes.data() + written, bytes.size() - written);
+    ssize_t put = ::write(fd_.get(), bytes.data() + written, bytes.size() - written);
     if (put < 0) {
       if (errno == EINTR) continue;
       return systemError(errno, "write a temp file in", dir_);
@@ -158,26 +174,28 @@ Status TempFile::write(std::string_view bytes) {
 
 Status TempFile::copyOwnerAndMode(const struct stat& original) {
   struct stat current {};
-  if (::fstat(fd_, &current) != 0) return systemError(errno, "stat a temp file in", dir_);
+  if (::fstat(fd_.get(), &current) != 0) return systemError(errno, "stat a temp file in", dir_);
   // Ownership first: chown may clear set-id bits, which fchmod then restores. Failures are not
   // fatal — an unprivileged user cannot give files away; the file then belongs to the writer,
   // as with any editor's save.
   if (::geteuid() == 0) {
     if (current.st_uid != original.st_uid || current.st_gid != original.st_gid)
-      (void)::fchown(fd_, original.st_uid, original.st_gid);
+      (void)::fchown(fd_.get(), original.st_uid, original.st_gid);
   } else if (current.st_gid != original.st_gid) {
-    (void)::fchown(fd_, static_cast<uid_t>(-1), original.st_gid);
+    (void)::fchown(fd_.get(), static_cast<uid_t>(-1), original.st_gid);
   }
-  if (::fchmod(fd_, original.st_mode & 07777) != 0)
+  if (::fchmod(fd_.get(), original.st_mode & 07777) != 0)
     return systemError(errno, "chmod a temp file in", dir_);
   return Status::success();
 }
 
-void TempFile::copyExtendedAttributes(const std::string& original_path) {
-  ssize_t list_size = ::listxattr(original_path.c_str(), nullptr, 0);
+void TempFile::copyExtendedAttributes(int original_fd) {
+  // Through /proc/self/fd: works for an O_PATH descriptor too, which flistxattr refuses.
+  const std::string original = "/proc/self/fd/" + std::to_string(original_fd);
+  ssize_t list_size = ::listxattr(original.c_str(), nullptr, 0);
   if (list_size <= 0) return;
   std::string names(static_cast<std::size_t>(list_size), '\0');
-  list_size = ::listxattr(original_path.c_str(), names.data(), names.size());
+  list_size = ::listxattr(original.c_str(), names.data(), names.size());
   if (list_size <= 0) return;
   names.resize(static_cast<std::size_t>(list_size));
   std::string value;
@@ -186,17 +204,18 @@ void TempFile::copyExtendedAttributes(const std::string& original_path) {
     if (end == std::string::npos) end = names.size();
     std::string name = names.substr(begin, end - begin);
     begin = end + 1;
-    ssize_t value_size = ::getxattr(original_path.c_str(), name.c_str(), nullptr, 0);
+    ssize_t value_size = ::getxattr(original.c_str(), name.c_str(), nullptr, 0);
     if (value_size < 0) continue;
     value.resize(static_cast<std::size_t>(value_size));
-    value_size = ::getxattr(original_path.c_str(), name.c_str(), value.data(), value.size());
+    value_size = ::getxattr(original.c_str(), name.c_str(), value.data(), value.size());
     if (value_size < 0) continue;
-    (void)::fsetxattr(fd_, name.c_str(), value.data(), static_cast<std::size_t>(value_size), 0);
+    (void)::fsetxattr(fd_.get(), name.c_str(), value.data(), static_cast<std::size_t>(value_size),
+                      0);
   }
 }
 
 Status TempFile::sync() {
-  while (::fsync(fd_) != 0) {
+  while (::fsync(fd_.get()) != 0) {
     if (errno == EINTR) continue;
     return systemError(errno, "fsync a temp file in", dir_);
   }
@@ -204,13 +223,13 @@ Status TempFile::sync() {
 }
 
 int TempFile::linkAs(const std::string& link_name) {
-  std::string proc_path = "/proc/self/fd/" + std::to_string(fd_);
+  std::string proc_path = "/proc/self/fd/" + std::to_string(fd_.get());
   if (::linkat(AT_FDCWD, proc_path.c_str(), dir_fd_, link_name.c_str(), AT_SYMLINK_FOLLOW) == 0)
     return 0;
   int err = errno;
   if (err != ENOENT) return err;
   // No /proc: AT_EMPTY_PATH works where we hold CAP_DAC_READ_SEARCH.
-  if (::linkat(fd_, "", dir_fd_, link_name.c_str(), AT_EMPTY_PATH) == 0) return 0;
+  if (::linkat(fd_.get(), "", dir_fd_, link_name.c_str(), AT_EMPTY_PATH) == 0) return 0;
   return errno;
 }
 
@@ -272,8 +291,7 @@ Status TempFile::publishNew(std::string_view target_name) {
 void TempFile::discard() {
   if (!temp_name_.empty() && dir_fd_ >= 0) (void)::unlinkat(dir_fd_, temp_name_.c_str(), 0);
   temp_name_.clear();
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
+  fd_.reset();
 }
 
 } // namespace hashline::disk

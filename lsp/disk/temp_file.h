@@ -10,13 +10,17 @@
 //
 // Every temp name starts with kTempPrefix, and its inode is flock'ed by the writer for as long as
 // the name exists. A crash between naming and publication leaves a named temp whose lock died
-// with its writer; `sweepStaleTemps` removes exactly those (a live writer's temp stays locked),
-// and the atomic writer sweeps each directory once per process before its first write there.
+// with its writer; `sweepStaleTemps` removes exactly those (a live writer's temp stays locked).
+// Each directory is swept once per process (`sweepStaleTempsOnce`): when the disk backend first
+// reads or writes a file there, when a sidecar or a disk-mode CLI starts (its roots), and before
+// the atomic writer's first write there.
 //
 // Used only by atomic_writer.cpp. One TempFile per write; not shared between threads.
 #pragma once
 
 #include "engine/support/result.h"
+#include "lsp/disk/unique_fd.h"
+#include "lsp/disk/workspace_roots.h"
 
 #include <cstddef>
 #include <string>
@@ -34,9 +38,17 @@ bool isTempName(std::string_view file_name);
 /// Removes temps of ours in `dir` whose writer is gone (their flock is free). Returns how many
 /// were removed. Other files, and temps of live writers, are never touched.
 std::size_t sweepStaleTemps(const std::string& dir);
+/// The same for the directory open as `dir_fd` (any descriptor of it, O_PATH too).
+std::size_t sweepStaleTempsAt(int dir_fd);
 
-/// sweepStaleTemps(dir) the first time this process sees `dir`; later calls are free.
+/// sweepStaleTempsAt(dir_fd) the first time this process sees that directory (by device and
+/// inode); later calls cost one fstat.
+void sweepStaleTempsOnce(int dir_fd);
+/// The same by path (opened without following a final symlink); a missing directory is skipped.
 void sweepStaleTempsOnce(const std::string& dir);
+/// The same for the directory holding confined `file`, opened through ConfinedDir (no symlink
+/// followed below its root); a missing directory is skipped.
+void sweepStaleTempsBeside(const ResolvedPath& file);
 
 class TempFile {
 public:
@@ -55,9 +67,10 @@ public:
   Status write(std::string_view bytes);
   /// Gives the temp the permission bits of `original` and, where allowed, its owner and group.
   Status copyOwnerAndMode(const struct stat& original);
-  /// Copies `original_path`'s extended attributes (POSIX ACLs, SELinux label, user.*), best
-  /// effort: attributes the filesystem or our privileges refuse are skipped.
-  void copyExtendedAttributes(const std::string& original_path);
+  /// Copies the extended attributes (POSIX ACLs, SELinux label, user.*) of the file open as
+  /// `original_fd` (any descriptor, O_PATH too), best effort: attributes the filesystem or our
+  /// privileges refuse are skipped.
+  void copyExtendedAttributes(int original_fd);
   /// fsync: the content is durable before anyone can see it under the target name.
   Status sync();
   /// Gives an unnamed temp its temp name (no-op for a named temp).
@@ -71,12 +84,12 @@ public:
   void discard();
 
   bool unnamed() const { return is_tmpfile_; }
-  int fd() const { return fd_; }
+  int fd() const { return fd_.get(); }
 
 private:
-  TempFile(int dir_fd, std::string dir, std::string_view target_name, int fd, bool is_tmpfile,
+  TempFile(int dir_fd, std::string dir, std::string_view target_name, UniqueFd fd, bool is_tmpfile,
            std::string temp_name)
-      : dir_fd_(dir_fd), dir_(std::move(dir)), target_name_(target_name), fd_(fd),
+      : dir_fd_(dir_fd), dir_(std::move(dir)), target_name_(target_name), fd_(std::move(fd)),
         is_tmpfile_(is_tmpfile), temp_name_(std::move(temp_name)) {}
   // linkat of the unnamed inode to `link_name`; 0 or an errno.
   int linkAs(const std::string& link_name);
@@ -85,7 +98,7 @@ private:
   int dir_fd_ = -1; // borrowed
   std::string dir_;
   std::string target_name_; // names temps after their target, for people listing the directory
-  int fd_ = -1;
+  UniqueFd fd_;
   bool is_tmpfile_ = false;
   std::string temp_name_; // the name while one exists; empty when unnamed or published
 };

@@ -9,7 +9,9 @@
 // points) and the missing rest is appended, so a new file is confined exactly like an old one.
 //
 // Called by the CLI, MCP and agent-socket layers before any disk access, and by the atomic writer
-// to find the real target of a symlinked path. Stateless apart from the root list; safe to share
+// to find the real target of a symlinked path. Resolution is a check of a moment: the disk layer
+// never reopens the resolved string, it walks `root` + `relative` with ConfinedDir, so a path
+// swapped for a symlink afterwards is refused rather than followed. Stateless apart from the root list; safe to share
 // between threads.
 #pragma once
 

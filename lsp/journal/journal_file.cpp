@@ -1,6 +1,7 @@
 // Persistence of the journal; see journal_file.h.
 #include "lsp/journal/journal_file.h"
 
+#include "lsp/disk/atomic_writer.h"
 #include "lsp/disk/file_lock.h"
 #include "lsp/journal/journal_json.h"
 #include "lsp/support/log.h"
@@ -303,30 +304,18 @@ Status JournalFile::compactLocked(Journal& journal) {
   for (std::size_t i = drop; i < lines.size(); ++i)
     bytes += lines[i];
 
-  std::string temp = path_ + ".tmp-" + std::to_string(::getpid());
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return ioError("cannot create", temp);
-  Status written = writeAll(fd, bytes, temp);
-  if (written && ::fsync(fd) != 0) written = ioError("cannot fsync", temp);
-  ::close(fd);
-  if (written && ::rename(temp.c_str(), path_.c_str()) != 0)
-    written = ioError("cannot rename", temp);
-  if (!written) {
-    ::unlink(temp.c_str());
-    return written;
-  }
-  int dir = ::open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  // One atomic write (lsp/disk): a new inode, so readers holding the old one see the change.
+  disk::WriteOptions options;
+  options.create_mode = 0600;
+  options.take_lock = false; // we hold the journal's lock
+  Result<disk::WriteResult> written = disk::atomicWrite(path_, bytes, options);
+  if (!written)
+    return Error::make(ErrorCode::IoError,
+                       "cannot rewrite " + path_ + ": " + written.error().message);
   unsynced_ = false; // the new file was fsynced whole
   last_sync_ = std::chrono::steady_clock::now();
-  struct stat info {};
-  if (::stat(path_.c_str(), &info) == 0) {
-    inode_ = static_cast<std::uint64_t>(info.st_ino);
-    offset_ = static_cast<std::uint64_t>(info.st_size);
-  }
+  inode_ = written->fingerprint.inode;
+  offset_ = written->fingerprint.size_bytes;
   log::info("journal ", path_, ": compacted, dropped ", drop, " oldest ops");
   return Status::success();
 }

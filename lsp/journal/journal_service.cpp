@@ -266,14 +266,15 @@ std::optional<JournalOp> JournalService::opOf(const AppliedEdit& edit) {
   return op;
 }
 
-void JournalService::onApplied(const AppliedEdit& edit) {
+std::uint64_t JournalService::onApplied(const AppliedEdit& edit) {
   auto journaled = std::find(journaled_.begin(), journaled_.end(),
                              std::pair<std::string, std::int64_t>{edit.uri, edit.version_after});
   if (journaled != journaled_.end()) {
     journaled_.erase(journaled); // recorded around its write already
-    return;
+    return 0;
   }
-  if (std::optional<JournalOp> op = opOf(edit)) record(std::move(*op));
+  if (std::optional<JournalOp> op = opOf(edit)) return record(std::move(*op));
+  return 0;
 }
 
 void JournalService::skipReport(const std::string& uri, std::int64_t version_after) {

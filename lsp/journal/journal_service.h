@@ -62,7 +62,8 @@ public:
   /// malformed member, before anything runs), then runs it.
   void call(const std::string& method, const nlohmann::json& params, ServiceCallback done);
   /// The edit observer: records an applied edit as an op (unless `aroundDiskWrite` journaled it).
-  void onApplied(const AppliedEdit& edit);
+  /// Returns the op id (0: nothing recorded here).
+  std::uint64_t onApplied(const AppliedEdit& edit);
   /// Journals a disk edit around its write (crash safety, JournalFile::around): `edit` as it
   /// will be once written (`after`, plan, kind; `version_after` is derived from `after`), `write`
   /// does the atomic write and returns true when it landed. The later `onApplied` of the same

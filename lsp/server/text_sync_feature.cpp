@@ -126,8 +126,10 @@ void registerTextSync(LspServer& server) {
           log::info("closed ", params.textDocument.uri);
       });
   methods.addNotification<DidSaveTextDocumentParams>(
-      "textDocument/didSave",
-      [](DidSaveTextDocumentParams params) { log::debug("saved ", params.textDocument.uri); });
+      "textDocument/didSave", [&server](DidSaveTextDocumentParams params) {
+        log::debug("saved ", params.textDocument.uri);
+        server.documents().saved(params.textDocument.uri); // the reconciler's own-save signal
+      });
 }
 
 } // namespace hashline::lsp

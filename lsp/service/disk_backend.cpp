@@ -2,6 +2,7 @@
 #include "lsp/service/disk_backend.h"
 
 #include "lsp/disk/atomic_writer.h"
+#include "lsp/disk/temp_file.h"
 #include "lsp/protocol/exact_version.h"
 
 namespace hashline::lsp {
@@ -10,19 +11,26 @@ DiskBackend::DiskBackend(std::function<std::vector<std::string>()> roots)
     : roots_(std::move(roots)) {}
 
 std::int64_t DiskBackend::versionOf(const disk::Fingerprint& fingerprint) {
-  // 53 bits: exact in JavaScript clients' doubles (exact_version.h), still far from the
-  // editor's version numbers.
+  // In [2^52, 2^53): far above editor version numbers, and exact as an IEEE double, so every
+  // JavaScript client (VS Code, Claude Code, the MCP TypeScript SDK) sends back the same number
+  // (exact_version.h).
   return exactVersionId(fingerprint.content_hash.low ^ (fingerprint.content_hash.high << 1));
 }
 
 Result<disk::WorkspaceRoots> DiskBackend::workspace() const {
   std::vector<std::string> wanted = roots_ ? roots_() : std::vector<std::string>{};
   Result<disk::WorkspaceRoots> all = disk::WorkspaceRoots::make(wanted);
-  if (all) return all;
-  std::vector<std::string> existing; // drop roots that vanished, keep the rest
-  for (const std::string& root : wanted)
-    if (disk::WorkspaceRoots::make({root})) existing.push_back(root);
-  return disk::WorkspaceRoots::make(existing);
+  if (!all) {
+    std::vector<std::string> existing; // drop roots that vanished, keep the rest
+    for (const std::string& root : wanted)
+      if (disk::WorkspaceRoots::make({root})) existing.push_back(root);
+    all = disk::WorkspaceRoots::make(existing);
+  }
+  // Temps a killed writer left in a root: gone the first time this process sees the root.
+  if (all)
+    for (const std::string& root : all->roots())
+      disk::sweepStaleTempsOnce(root);
+  return all;
 }
 
 std::vector<std::string> DiskBackend::roots() const {
@@ -54,7 +62,8 @@ Result<disk::ResolvedPath> DiskBackend::resolve(const std::string& path) const {
 Result<DiskText> DiskBackend::load(const disk::ResolvedPath& where, bool allow_missing) const {
   DiskText out;
   out.where = where;
-  Result<disk::FileSnapshot> file = disk::readTextFile(where.real_path);
+  disk::sweepStaleTempsBeside(where); // once per directory and process
+  Result<disk::FileSnapshot> file = disk::readTextFile(where);
   if (!file) {
     Error error = std::move(file).error();
     if (error.code == ErrorCode::FileNotFound && allow_missing) return out;
@@ -71,9 +80,9 @@ Result<disk::Fingerprint> DiskBackend::commit(const DiskText& base, const Rope& 
   std::string bytes = after.toString();
   disk::WriteOptions options;
   Result<disk::WriteResult> written = [&]() -> Result<disk::WriteResult> {
-    if (!base.exists()) return disk::atomicCreate(base.where.real_path, bytes, options);
+    if (!base.exists()) return disk::atomicCreate(base.where, bytes, options);
     options.expected = base.fingerprint;
-    return disk::atomicReplace(base.where.real_path, bytes, options);
+    return disk::atomicReplace(base.where, bytes, options);
   }();
   if (!written) {
     Error error = std::move(written).error();
@@ -86,15 +95,14 @@ Result<disk::Fingerprint> DiskBackend::commit(const DiskText& base, const Rope& 
 Status DiskBackend::remove(const DiskText& base) const {
   disk::WriteOptions options;
   options.expected = base.fingerprint;
-  return disk::atomicDelete(base.where.real_path, options);
+  return disk::atomicDelete(base.where, options);
 }
 
 Result<disk::Fingerprint> DiskBackend::move(const DiskText& base, const disk::ResolvedPath& to,
                                             const Rope& after) const {
   disk::WriteOptions options;
   options.expected = base.fingerprint;
-  Result<disk::WriteResult> written =
-      disk::atomicMove(base.where.real_path, to.real_path, after.toString(), options);
+  Result<disk::WriteResult> written = disk::atomicMove(base.where, to, after.toString(), options);
   if (!written) return std::move(written).error();
   return written->fingerprint;
 }

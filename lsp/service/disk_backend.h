@@ -8,6 +8,10 @@
 // re-check the fingerprint right before the rename (STALE_VERSION when the file changed since it
 // was read); `write` may create a file; patches may add, delete and move files.
 //
+// Every read and write goes through lsp/disk's confined forms (a ResolvedPath walked from its
+// root's descriptor without following symlinks), and the first read in a directory sweeps the
+// temps of writers that died there (lsp/disk/temp_file.h).
+//
 // Independent of the LSP server: the in-process CLI uses it through the disk-only service.
 // Synchronous; thread-compatible (lsp/disk serializes writers of one file across processes).
 #pragma once

@@ -5,6 +5,7 @@
 #include "engine/anchors/reader.h"
 #include "lsp/journal/journal_service.h"
 #include "lsp/protocol/error_json.h"
+#include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/edit_planner.h"
 #include "lsp/service/fresh_anchors.h"
@@ -21,6 +22,27 @@
 namespace hashline::lsp {
 
 using nlohmann::json;
+
+namespace {
+
+/// The journal record of an edit that landed in an open buffer.
+AppliedEdit bufferEditRecord(std::string method, const CallerIdentity& caller,
+                             const BufferApplied& applied, std::optional<std::string> path) {
+  AppliedEdit record;
+  record.backend = AppliedEdit::Backend::Buffer;
+  record.method = std::move(method);
+  record.caller = caller;
+  record.uri = applied.uri;
+  record.path = std::move(path);
+  record.version_before = applied.version_before;
+  record.version_after = applied.version_after;
+  record.before = applied.planned.before;
+  record.after = applied.committed;
+  record.plan = applied.planned.plan;
+  return record;
+}
+
+} // namespace
 
 std::unique_ptr<HashlineService> HashlineService::forEditor(LspServer& server,
                                                             ServiceOptions options) {
@@ -47,8 +69,10 @@ std::unique_ptr<HashlineService> HashlineService::forEditor(LspServer& server,
 
 std::unique_ptr<HashlineService> HashlineService::forDisk(std::vector<std::string> roots,
                                                           ServiceOptions options) {
-  return std::make_unique<HashlineService>(
+  auto service = std::make_unique<HashlineService>(
       std::nullopt, [roots = std::move(roots)] { return roots; }, options);
+  addDiskModeConflictMethods(*service); // no editor: nothing is reconciled
+  return service;
 }
 
 HashlineService::HashlineService(std::optional<EditorLink> editor,
@@ -60,7 +84,8 @@ HashlineService::HashlineService(std::optional<EditorLink> editor,
     applier_ = std::make_unique<BufferApplier>(*editor_, options_);
     // A document's line hash cache lives while it is open; a reopen starts a new history.
     cache_listener_ = editor_->documents->addListener([this](const DocumentEvent& event) {
-      if (event.kind != DocumentEvent::Changed) caches_.erase(event.key);
+      if (event.kind == DocumentEvent::Opened || event.kind == DocumentEvent::Closed)
+        caches_.erase(event.key);
     });
   }
 }
@@ -73,6 +98,8 @@ std::vector<std::string> HashlineService::methods() const {
   std::vector<std::string> names = {"draft", "ed",   "edit",    "headtail", "patch",
                                     "range", "read", "replace", "status"};
   for (const std::string& name : JournalService::methodNames())
+    names.push_back(name);
+  for (const auto& [name, handler] : added_methods_)
     names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
@@ -135,7 +162,10 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
       if (auto error = parseStatusRequest(params, request)) return done(*error);
       return status(request, std::move(done));
     }
+    if (method == "pending") done = withConflicts(params, std::move(done));
     if (JournalService::handles(method)) return journal_->call(method, params, std::move(done));
+    if (auto added = added_methods_.find(method); added != added_methods_.end())
+      return added->second(params, std::move(done));
   } catch (const std::exception& e) {
     log::error("hashline ", method, " failed: ", e.what());
     return fault_reply(RpcError::make(RpcErrorCode::InternalError,
@@ -256,18 +286,8 @@ void HashlineService::editBuffer(FormRequest request, Target target, ServiceCall
 
 AppliedEdit HashlineService::bufferRecord(const FormRequest& request, const Target& target,
                                           const BufferApplied& applied) const {
-  AppliedEdit record;
-  record.backend = AppliedEdit::Backend::Buffer;
-  record.method = std::string(formMethod(request.kind));
-  record.caller = request.caller;
-  record.uri = applied.uri;
-  record.path = target.path;
-  record.version_before = applied.version_before;
-  record.version_after = applied.version_after;
-  record.before = applied.planned.before;
-  record.after = applied.committed;
-  record.plan = applied.planned.plan;
-  return record;
+  return bufferEditRecord(std::string(formMethod(request.kind)), request.caller, applied,
+                          target.path);
 }
 
 void HashlineService::editDisk(const FormRequest& request, const Target& target,
@@ -356,12 +376,51 @@ void HashlineService::status(const StatusRequest& request, ServiceCallback done)
   done(std::move(result));
 }
 
-void HashlineService::report(const AppliedEdit& edit) {
+ServiceCallback HashlineService::withConflicts(const json& params, ServiceCallback done) const {
+  auto conflicts = added_methods_.find("conflicts");
+  if (conflicts == added_methods_.end()) return done;
+  return [list = conflicts->second, params, done = std::move(done)](ServiceOutcome outcome) {
+    json* result = std::get_if<json>(&outcome);
+    if (result && result->is_object() && result->value("status", "") != "refused")
+      list(params, [result](ServiceOutcome listed) {
+        if (const json* found = std::get_if<json>(&listed); found && found->contains("conflicts"))
+          (*result)["conflicts"] = (*found)["conflicts"];
+      });
+    done(std::move(outcome));
+  };
+}
+
+void HashlineService::addMethod(std::string name, MethodHandler handler) {
+  added_methods_[std::move(name)] = std::move(handler);
+}
+
+void HashlineService::applyToBuffer(const std::string& key, std::string method,
+                                    CallerIdentity caller, BufferPlanner planner,
+                                    OwnEditDone done) {
+  std::optional<std::string> path;
+  if (const OpenDocument* open = editor_->documents->find(key)) path = fileUriToPath(open->uri);
+  std::string label = "hashline " + method;
+  applier_->apply(
+      key, std::move(label), std::move(planner),
+      [this, key, method, caller, path, done = std::move(done)](Result<BufferApplied> outcome) {
+        if (!outcome) return done(std::move(outcome), 0);
+        if (OpenDocument* open = editor_->documents->find(key)) open->document.keepSnapshot();
+        std::uint64_t op = report(bufferEditRecord(method, caller, *outcome, path));
+        done(std::move(outcome), op);
+      },
+      /*confirm=*/false,
+      [this, method, caller, path](BufferApplied applied) { // landed after a timeout
+        report(bufferEditRecord(method, caller, applied, path));
+      });
+}
+
+std::uint64_t HashlineService::report(const AppliedEdit& edit) {
   log::info("applied ", edit.method, " to ", edit.uri, " (",
             edit.backend == AppliedEdit::Backend::Buffer ? "buffer" : "disk", ", version ",
             edit.version_before, " → ", edit.version_after, ")");
-  journal_->onApplied(edit);
+  std::uint64_t op = journal_->onApplied(edit);
   if (observer_) observer_(edit);
+  return op;
 }
 
 } // namespace hashline::lsp

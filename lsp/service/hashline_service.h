@@ -66,6 +66,20 @@ public:
   /// The journal (undo, rewind, review): records every applied edit.
   JournalService& journal() { return *journal_; }
 
+  /// A method another feature adds (the reconciler's `conflicts` and `resolve`).
+  using MethodHandler = std::function<void(const nlohmann::json& params, ServiceCallback done)>;
+  void addMethod(std::string name, MethodHandler handler);
+  /// The outcome of an edit the sidecar makes itself, and the journal op recording it (0: none).
+  using OwnEditDone = std::function<void(Result<BufferApplied> outcome, std::uint64_t op)>;
+  /// Applies an edit the sidecar itself makes (a reconciled disk write) to the open document
+  /// `key` through the buffer pipeline, never asking for confirmation, and journals what landed
+  /// as `method` by `caller`. Editor mode only.
+  void applyToBuffer(const std::string& key, std::string method, CallerIdentity caller,
+                     BufferPlanner planner, OwnEditDone done);
+  /// Journals and announces a change that reached an open buffer another way (the editor
+  /// reloaded a file hashline was about to merge); returns the op id (0: nothing recorded).
+  std::uint64_t recordAppliedEdit(const AppliedEdit& edit) { return report(edit); }
+
 private:
   using Target = ServiceTarget;
   Result<Target> locate(const DocumentRef& ref) const;
@@ -84,7 +98,10 @@ private:
   void status(const StatusRequest& request, ServiceCallback done);
   /// `done` that adds `confirmation` (off / requested / unsupported) to an edit's result.
   ServiceCallback withConfirmation(const CallerIdentity& caller, ServiceCallback done) const;
-  void report(const AppliedEdit& edit);
+  /// `done` that adds the open reconciliation conflicts to a `pending` result.
+  ServiceCallback withConflicts(const nlohmann::json& params, ServiceCallback done) const;
+  /// Journals and announces a landed edit; returns its journal op id (0: nothing recorded).
+  std::uint64_t report(const AppliedEdit& edit);
 
   friend class PatchRun;
   friend class JournalService;
@@ -99,6 +116,7 @@ private:
   std::size_t cache_listener_ = 0;
   AppliedEditObserver observer_;
   std::unique_ptr<JournalService> journal_;
+  std::map<std::string, MethodHandler> added_methods_;
 };
 
 } // namespace hashline::lsp

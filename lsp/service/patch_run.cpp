@@ -442,20 +442,18 @@ Status PatchRun::undoDisk(Step& step) {
       return journaled(
           diskEdit("rollback", AppliedEdit::Kind::Delete, step.source, written, Rope(),
                    step.version_after),
-          [&] { return disk::atomicDelete(base.where.real_path, options); }, nullptr, reverts);
+          [&] { return disk::atomicDelete(base.where, options); }, nullptr, reverts);
     return journaled(
         diskEdit("rollback", AppliedEdit::Kind::Update, step.source, written, base.text,
                  step.version_after),
-        [&] {
-          return done(disk::atomicReplace(base.where.real_path, base.text.toString(), options));
-        },
+        [&] { return done(disk::atomicReplace(base.where, base.text.toString(), options)); },
         nullptr, reverts);
   }
   case forms::PatchFileKind::Delete:
     return journaled(
         diskEdit("rollback", AppliedEdit::Kind::Create, step.source, Rope(), base.text, 0),
-        [&] { return done(disk::atomicCreate(base.where.real_path, base.text.toString())); },
-        nullptr, reverts);
+        [&] { return done(disk::atomicCreate(base.where, base.text.toString())); }, nullptr,
+        reverts);
   case forms::PatchFileKind::Move: {
     disk::WriteOptions options;
     options.expected = step.written;
@@ -465,7 +463,7 @@ Status PatchRun::undoDisk(Step& step) {
     Status moved = journaled(
         back,
         [&] {
-          return done(disk::atomicMove(step.destination->resolved->real_path, base.where.real_path,
+          return done(disk::atomicMove(*step.destination->resolved, base.where,
                                        base.text.toString(), options));
         },
         nullptr, reverts);
@@ -475,7 +473,7 @@ Status PatchRun::undoDisk(Step& step) {
           diskEdit("rollback", AppliedEdit::Kind::Create, *step.destination, Rope(),
                    step.destination_base->text, 0),
           [&] {
-            return done(disk::atomicCreate(step.destination_base->where.real_path,
+            return done(disk::atomicCreate(step.destination_base->where,
                                            step.destination_base->text.toString()));
           },
           nullptr, revertsOf(step.destination_op));

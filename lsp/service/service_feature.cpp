@@ -1,8 +1,10 @@
 // Wiring of HashlineService into the LSP method table; see service_feature.h.
 #include "lsp/service/service_feature.h"
 
+#include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/hashline_service.h"
+#include "lsp/service/temp_sweep_feature.h"
 
 #include <vector>
 
@@ -27,6 +29,8 @@ HashlineService& registerAgentService(LspServer& server) {
       HashlineService::forEditor(server, ServiceOptions::fromEnvironment()).release();
   static auto& immortal = *new std::vector<HashlineService*>();
   immortal.push_back(service);
+  // Foreign disk writes to open files become merged buffer edits (adds `conflicts`, `resolve`).
+  registerReconciler(server, *service, ReconcileOptions::fromEnvironment());
   for (const std::string& method : service->methods()) {
     server.methods().addCommand("hashline." + method, [service, method](json arguments,
                                                                         Reply reply) {
@@ -42,6 +46,7 @@ HashlineService& registerAgentService(LspServer& server) {
                     [reply](ServiceOutcome outcome) { answer(reply, std::move(outcome)); });
     });
   }
+  registerTempSweeps(server); // dead writers' temps in the roots and beside opened documents
   return *service;
 }
 

@@ -105,6 +105,18 @@ bool DocumentStore::close(std::string_view uri) {
   return true;
 }
 
+bool DocumentStore::saved(std::string_view uri) {
+  std::string key = canonicalUri(uri);
+  auto it = documents_.find(key);
+  if (it == documents_.end()) return false;
+  DocumentEvent event;
+  event.kind = DocumentEvent::Saved;
+  event.key = std::move(key);
+  event.document = &it->second;
+  tell(event);
+  return true;
+}
+
 OpenDocument* DocumentStore::find(std::string_view uri) {
   auto it = documents_.find(canonicalUri(uri));
   return it == documents_.end() ? nullptr : &it->second;

@@ -11,8 +11,8 @@
 // reads and edits until a didOpen or a full-text change brings the whole text again. A
 // notification whose changes include a full text resynchronizes from that change on.
 //
-// Listeners (`addListener`) hear every open, change and close after the store applied it — the
-// agent service uses this to confirm that an edit it sent (workspace/applyEdit) really reached
+// Listeners (`addListener`) hear every open, change, close and save after the store applied it —
+// the agent service uses this to confirm that an edit it sent (workspace/applyEdit) really reached
 // the mirror with the predicted text. A change event carries the text before the notification
 // and its content changes, so a listener can replay intermediate states.
 //
@@ -65,7 +65,7 @@ struct ChangeOutcome {
 
 /// What happened to one document, told to listeners after the store applied it.
 struct DocumentEvent {
-  enum Kind { Opened, Changed, Closed } kind = Changed;
+  enum Kind { Opened, Changed, Closed, Saved } kind = Changed;
   std::string key;                                     // canonical URI
   const OpenDocument* document = nullptr;              // null for Closed
   Rope before;                                         // Changed: the text before this notification
@@ -101,6 +101,9 @@ public:
   bool markLostChange(std::string_view uri, std::string reason);
   /// didClose; false if the URI was not open.
   bool close(std::string_view uri);
+  /// didSave: tells listeners (Saved) that the editor wrote the document to disk; false if the
+  /// URI is not open.
+  bool saved(std::string_view uri);
 
   OpenDocument* find(std::string_view uri);
   const OpenDocument* find(std::string_view uri) const;

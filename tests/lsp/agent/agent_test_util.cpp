@@ -3,6 +3,7 @@
 
 #include "lsp/transport/framing.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <spawn.h>
 #include <sstream>
@@ -223,22 +225,57 @@ json socketCall(const std::string& socket_path, const std::string& method, const
   return json::parse(*frame, nullptr, false);
 }
 
-std::optional<std::string> waitForDiscoveryFile(const std::string& runtime_dir) {
+std::vector<std::string> waitForDiscoveryFiles(const std::string& runtime_dir, std::size_t count) {
+  std::vector<std::string> found;
   for (int attempt = 0; attempt < 3000; ++attempt) {
+    found.clear();
     if (DIR* dir = ::opendir(runtime_dir.c_str())) {
-      std::optional<std::string> found;
       while (dirent* entry = ::readdir(dir)) {
         std::string name = entry->d_name;
         if (name.rfind("sidecar-", 0) == 0 && name.size() > 5 &&
             name.compare(name.size() - 5, 5, ".json") == 0)
-          found = runtime_dir + "/" + name;
+          found.push_back(runtime_dir + "/" + name);
       }
       ::closedir(dir);
-      if (found) return found;
+      if (found.size() >= count) return found;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  return std::nullopt;
+  return found;
+}
+
+std::optional<std::string> waitForDiscoveryFile(const std::string& runtime_dir) {
+  std::vector<std::string> found = waitForDiscoveryFiles(runtime_dir, 1);
+  if (found.empty()) return std::nullopt;
+  return found.back();
+}
+
+std::string applyDocumentEdit(std::string text, const nlohmann::json& edit, const std::string& uri,
+                              std::int64_t& version) {
+  const nlohmann::json* change = nullptr;
+  if (edit.contains("documentChanges"))
+    for (const auto& candidate : edit["documentChanges"])
+      if (candidate["textDocument"]["uri"] == uri) change = &candidate;
+  if (!change) {
+    ADD_FAILURE() << "no edit of " << uri << " in " << edit.dump();
+    return text;
+  }
+  version = (*change)["textDocument"]["version"];
+  std::vector<nlohmann::json> edits((*change)["edits"].begin(), (*change)["edits"].end());
+  auto offsetOf = [&text](const nlohmann::json& position) {
+    std::size_t offset = 0;
+    for (int line = 0; line < position["line"].get<int>(); ++line)
+      offset = text.find('\n', offset) + 1;
+    return offset + position["character"].get<std::size_t>();
+  };
+  std::sort(edits.begin(), edits.end(), [&](const nlohmann::json& a, const nlohmann::json& b) {
+    return offsetOf(a["range"]["start"]) > offsetOf(b["range"]["start"]);
+  });
+  for (const auto& e : edits) {
+    std::size_t start = offsetOf(e["range"]["start"]), end = offsetOf(e["range"]["end"]);
+    text.replace(start, end - start, e["newText"].get<std::string>());
+  }
+  return text;
 }
 
 int modeOf(const std::string& path) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -70,6 +71,14 @@ nlohmann::json socketCall(const std::string& socket_path, const std::string& met
 
 /// The single discovery file in `runtime_dir` (sidecar-*.json), waiting for it (30 s).
 std::optional<std::string> waitForDiscoveryFile(const std::string& runtime_dir);
+/// At least `count` discovery files in `runtime_dir`, waiting for them (30 s); what was found.
+std::vector<std::string> waitForDiscoveryFiles(const std::string& runtime_dir, std::size_t count);
+
+/// Applies the TextDocumentEdit for `uri` in an applyEdit request's WorkspaceEdit to `text`
+/// (ranges in utf-16 = bytes for the ASCII texts used here), bottom-up; `version` gets the
+/// edit's document version. A test failure when the edit has no change for `uri`.
+std::string applyDocumentEdit(std::string text, const nlohmann::json& edit, const std::string& uri,
+                              std::int64_t& version);
 /// Mode bits (& 07777) of `path`, or -1.
 int modeOf(const std::string& path);
 bool exists(const std::string& path);

@@ -13,28 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-/// Applies the single-document WorkspaceEdit of an applyEdit request to `text` (ranges in
-/// utf-16 = bytes for the ASCII texts used here), bottom-up.
-std::string applyWorkspaceEdit(std::string text, const json& edit, std::int64_t& version) {
-  const json& change = edit["documentChanges"][0];
-  version = change["textDocument"]["version"];
-  std::vector<json> edits(change["edits"].begin(), change["edits"].end());
-  auto offsetOf = [&text](const json& position) {
-    std::size_t offset = 0;
-    for (int line = 0; line < position["line"].get<int>(); ++line)
-      offset = text.find('\n', offset) + 1;
-    return offset + position["character"].get<std::size_t>();
-  };
-  std::sort(edits.begin(), edits.end(), [&](const json& a, const json& b) {
-    return offsetOf(a["range"]["start"]) > offsetOf(b["range"]["start"]);
-  });
-  for (const auto& e : edits) {
-    std::size_t start = offsetOf(e["range"]["start"]), end = offsetOf(e["range"]["end"]);
-    text.replace(start, end - start, e["newText"].get<std::string>());
-  }
-  return text;
-}
-
 TEST(CliSidecar, EditLandsInTheBufferNotOnDisk) {
   AgentSandbox sandbox;
   const std::string disk_text = "alpha\nbeta\ngamma\n";
@@ -66,7 +44,7 @@ TEST(CliSidecar, EditLandsInTheBufferNotOnDisk) {
   json request = editor.waitServerRequest("workspace/applyEdit");
   ASSERT_FALSE(request.is_null()) << editor.log();
   std::int64_t version = 0;
-  std::string next = applyWorkspaceEdit(buffer_text, request["params"]["edit"], version);
+  std::string next = applyDocumentEdit(buffer_text, request["params"]["edit"], uri, version);
   EXPECT_EQ(version, 1);
   EXPECT_EQ(next, "alpha\nBETA\ngamma\n");
   editor.didChange(uri, 2, {LspClient::fullChange(next)});

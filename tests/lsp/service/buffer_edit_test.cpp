@@ -1,6 +1,6 @@
 // The agent service on documents open in the editor, through the real binary: reads, anchored
 // edits through versioned workspace/applyEdit, and every way the editor can fail to apply.
-#include "tests/lsp/service/service_fixture.h"
+#include "tests/lsp/support/service_fixture.h"
 
 #include <gmock/gmock.h>
 

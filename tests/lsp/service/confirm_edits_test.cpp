@@ -2,7 +2,7 @@
 // annotations `needsConfirmation: true` when the request or the session asks and the client
 // declared changeAnnotationSupport; plain edits otherwise; a declined preview is a refusal that
 // records nothing; a confirmation waits on its own (longer) apply timeout.
-#include "tests/lsp/service/service_fixture.h"
+#include "tests/lsp/support/service_fixture.h"
 
 #include <cstdlib>
 #include <gmock/gmock.h>

@@ -1,6 +1,6 @@
 // Every edit form through the sidecar onto open buffers (and patches mixing buffers and disk
 // files, with rollback), through the real binary.
-#include "tests/lsp/service/service_fixture.h"
+#include "tests/lsp/support/service_fixture.h"
 
 #include <gmock/gmock.h>
 

@@ -3,7 +3,7 @@
 // Invariants: every applied agent edit replaced exactly the line it read (content-unique lines
 // make that checkable) and nothing else; every refusal happened only after the typist changed
 // something since the read; the mirror always equals the editor's text.
-#include "tests/lsp/service/service_fixture.h"
+#include "tests/lsp/support/service_fixture.h"
 
 #include <algorithm>
 #include <cstdio>

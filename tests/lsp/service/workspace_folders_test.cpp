@@ -1,7 +1,7 @@
 // Workspace folders added or removed after initialize (workspace/didChangeWorkspaceFolders),
 // through the real binary: the disk backend's confinement follows them, and so does the agent
 // socket's discovery file, which is how a CLI finds the sidecar serving a path.
-#include "tests/lsp/service/service_fixture.h"
+#include "tests/lsp/support/service_fixture.h"
 
 #include <fstream>
 #include <gmock/gmock.h>

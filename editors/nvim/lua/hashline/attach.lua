@@ -260,9 +260,15 @@ local function client_config(root)
   if cfg.confirm_edits and init_options.confirmEdits == nil then
     init_options.confirmEdits = true
   end
+  if init_options.reconcile == nil then
+    init_options.reconcile = cfg.reconcile
+  end
   local handlers = {
     ['workspace/applyEdit'] = function(...)
       return M.apply_edit_handler(...) -- looked up per call, so it can be wrapped
+    end,
+    ['hashline/reconciled'] = function(...)
+      return require('hashline.reconcile').on_reconciled(...)
     end,
   }
   return {

@@ -196,6 +196,14 @@ function M.reject(args)
   return require('hashline.review').decide_command('reject', args)
 end
 
+function M.conflicts()
+  return require('hashline.reconcile').conflicts_command()
+end
+
+function M.resolve(args)
+  return require('hashline.reconcile').resolve_command(args)
+end
+
 function M.attach()
   local client_id, reason = hashline.attach(0)
   if not client_id then

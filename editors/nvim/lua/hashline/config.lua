@@ -54,6 +54,11 @@ M.defaults = {
   -- nil = applied without a prompt (as Neovim does), true = a confirm() dialog, or a
   -- function(params) returning true to apply, false to decline.
   confirm_prompt = nil,
+  -- What the sidecar does when another program (an agent's own edit tool, git, sed) writes a file
+  -- open here: 'merge' (default) merges the write into the buffer, keeping unsaved typing and
+  -- listing overlaps as conflicts; 'clean' takes it only into buffers without unsaved changes;
+  -- 'off' leaves it to Neovim (W12 prompt / reload). See :help hashline-reconcile.
+  reconcile = 'merge',
 }
 
 local current = vim.deepcopy(M.defaults)
@@ -63,7 +68,7 @@ local known = {}
 for _, name in ipairs({ 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_filetypes', 'max_filesize',
   'root_markers', 'root_dir', 'tier', 'session', 'agent_socket', 'position_encoding', 'debounce',
   'strict_versions', 'timeout', 'init_options', 'on_attach', 'review_signs', 'review_sign_text', 'review_debounce',
-  'confirm_edits', 'confirm_prompt' }) do
+  'confirm_edits', 'confirm_prompt', 'reconcile' }) do
   known[name] = true
 end
 
@@ -100,7 +105,11 @@ function M.setup(user)
     review_debounce = { user.review_debounce, 'number', true },
     confirm_edits = { user.confirm_edits, 'boolean', true },
     confirm_prompt = { user.confirm_prompt, { 'boolean', 'function' }, true },
+    reconcile = { user.reconcile, 'string', true },
   })
+  if user.reconcile and not vim.tbl_contains({ 'off', 'clean', 'merge' }, user.reconcile) then
+    error("hashline: reconcile must be 'off', 'clean' or 'merge', got " .. vim.inspect(user.reconcile))
+  end
   if user.tier and not vim.tbl_contains({ 'line', 'block', 'chain' }, user.tier) then
     error("hashline: tier must be 'line', 'block' or 'chain', got " .. vim.inspect(user.tier))
   end

@@ -49,6 +49,12 @@ local function check_setup(h, cfg)
   h.ok(string.format('setup done: autostart=%s, agent_socket=%s, tier=%s, position_encoding=%s, debounce=%d ms',
     tostring(cfg.autostart), tostring(cfg.agent_socket), tostring(cfg.tier or 'server default'),
     cfg.position_encoding, cfg.debounce))
+  if cfg.reconcile == 'off' then
+    h.warn("reconcile is 'off': files other programs write behind open buffers are not merged",
+      { "require('hashline').setup{ reconcile = 'merge' }" })
+  else
+    h.ok("reconcile = '" .. cfg.reconcile .. "': disk writes by other programs are merged into open buffers")
+  end
   if cfg.debounce > 200 then
     h.warn('debounce is ' .. cfg.debounce .. ' ms: each agent edit is confirmed by the next didChange, so it waits that long')
   end

@@ -17,6 +17,7 @@ M.did_setup = false
 function M.setup(opts)
   config.setup(opts)
   M.did_setup = true
+  require('hashline.reconcile').enable() -- no W12 prompt or reload over merged disk writes
   if config.get().autostart then
     attach.enable_autostart()
   else

@@ -1,5 +1,5 @@
 // ServiceFixture; see service_fixture.h.
-#include "tests/lsp/service/service_fixture.h"
+#include "tests/lsp/support/service_fixture.h"
 
 #include <cstdlib>
 #include <fstream>

@@ -1,5 +1,5 @@
 // The test's editor buffer; see editor_model.h.
-#include "tests/lsp/service/editor_model.h"
+#include "tests/lsp/support/editor_model.h"
 
 #include <algorithm>
 #include <stdexcept>

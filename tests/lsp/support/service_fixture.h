@@ -5,7 +5,7 @@
 // through the environment the server inherits (they bound waits; no assertion depends on time).
 #pragma once
 
-#include "tests/lsp/service/editor_model.h"
+#include "tests/lsp/support/editor_model.h"
 #include "tests/lsp/support/lsp_client.h"
 
 #include <filesystem>

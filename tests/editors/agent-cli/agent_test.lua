@@ -1,0 +1,396 @@
+-- Real agent CLIs from npm (OpenAI Codex, Gemini CLI) edit files that headless Neovim holds open
+-- with unsaved typing (issue 13). Each CLI talks to fake_model.mjs, a scripted local endpoint
+-- (Codex: Responses API; Gemini: Gemini API) whose turns make it change line 37 of a.txt and line
+-- 28 of b.txt with its own file tools — Codex: `apply_patch` and `sed -i` (write-temp + rename);
+-- Gemini: `write_file` and `replace` (in-place truncate + write) — then finish. Per agent: first
+-- the CLI runs alone (its writes reach the disk), then beside Neovim with the plugin attached to
+-- `hashline lsp`, while the user keeps typing into a.txt. Checks: the typing survives, the agent's
+-- change is in each buffer, the disk holds the agent's change and no typing, `hashline log` lists
+-- one `reconcile` op by `disk` per file, its undo restores exactly the pre-agent line, and the
+-- user's later `:write` is not taken for a foreign write.
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h')
+local H = dofile(assert(os.getenv('REPO_ROOT')) .. '/tests/editors/nvim-edits/harness.lua')
+local agent_timeout_ms = tonumber(os.getenv('AGENT_TIMEOUT_MS') or '') or 120000
+local sandbox = os.getenv('CODEX_SANDBOX') or 'workspace-write'
+vim.o.hidden = true -- a.txt stays loaded, unsaved, while b.txt is edited
+
+local function numbered(name, n)
+  local lines = {}
+  for i = 1, n do
+    table.insert(lines, string.format('line %02d of %s', i, name))
+  end
+  return lines
+end
+
+local A_LINES, B_LINES = numbered('a.txt', 40), numbered('b.txt', 30)
+local A_OLD, A_NEW = A_LINES[37], A_LINES[37] .. ', patched by the agent'
+local B_OLD, B_NEW = B_LINES[28], B_LINES[28] .. ', changed by the agent'
+local function with_line(lines, i, text)
+  local out = vim.deepcopy(lines)
+  out[i] = text
+  return out
+end
+local A_AFTER, B_AFTER = with_line(A_LINES, 37, A_NEW), with_line(B_LINES, 28, B_NEW)
+local function text_of(lines)
+  return table.concat(lines, '\n') .. '\n'
+end
+
+local function setup_workspace(ws)
+  vim.fn.mkdir(ws, 'p')
+  vim.fn.system({ 'git', 'init', '-q', ws })
+  H.write_file(ws .. '/a.txt', text_of(A_LINES))
+  H.write_file(ws .. '/b.txt', text_of(B_LINES))
+end
+
+-- Starts fake_model.mjs with `turns`; returns its job id, port and request log path.
+local function start_model(dir, turns)
+  vim.fn.mkdir(dir, 'p')
+  H.write_file(dir .. '/turns.json', vim.fn.json_encode(turns))
+  local port, err = nil, {}
+  local log = dir .. '/requests.jsonl'
+  local job = vim.fn.jobstart({ 'node', here .. '/fake_model.mjs', '--script', dir .. '/turns.json', '--log', log }, {
+    on_stdout = function(_, data)
+      for _, line in ipairs(data) do
+        port = port or tonumber(line:match('^listening (%d+)'))
+      end
+    end,
+    on_stderr = function(_, data) vim.list_extend(err, data) end,
+  })
+  H.check(job > 0, 'could not start node fake_model.mjs')
+  H.check(H.wait(15000, function() return port ~= nil end), 'the fake model endpoint did not start: ' .. table.concat(err, ' '))
+  return job, port, log
+end
+
+-- The model requests codex made: a list of decoded request bodies.
+local function model_requests(log)
+  local out = {}
+  for line in (H.read_file(log) or ''):gmatch('[^\n]+') do
+    local entry = vim.fn.json_decode(line)
+    if entry.n ~= vim.NIL and entry.n ~= nil then
+      table.insert(out, entry.body)
+    end
+  end
+  return out
+end
+
+-- What the CLI sent the model back for a tool call, or nil. Responses API: the
+-- function_call_output with `call_id`; Gemini: the n-th functionResponse named `call_id`.
+local function tool_output(requests, call_id, nth)
+  local seen = 0
+  for _, body in ipairs(requests) do
+    for _, item in ipairs(body.input or {}) do
+      if item.type == 'function_call_output' and item.call_id == call_id then
+        return type(item.output) == 'string' and item.output or vim.fn.json_encode(item.output)
+      end
+    end
+  end
+  local last = requests[#requests] or {}
+  for _, content in ipairs(last.contents or {}) do
+    for _, part in ipairs(content.parts or {}) do
+      if type(part) == 'table' and part.functionResponse and part.functionResponse.name == call_id then
+        seen = seen + 1
+        if seen == (nth or 1) then
+          return vim.fn.json_encode(part.functionResponse.response)
+        end
+      end
+    end
+  end
+end
+
+local AGENTS = {}
+
+AGENTS.codex = {
+  bin = os.getenv('CODEX_BIN'),
+  tools = 'apply_patch and sed -i',
+  -- apply_patch on a.txt (codex runs it through exec_command and applies it itself), then
+  -- sed -i on b.txt, then a final message.
+  turns = function(_)
+    return {
+      { { call = 'exec_command', arguments = { cmd = table.concat({
+        "apply_patch <<'PATCH'", '*** Begin Patch', '*** Update File: a.txt', '@@', '-' .. A_OLD, '+' .. A_NEW,
+        '*** End Patch', 'PATCH' }, '\n'), yield_time_ms = 10000 } } },
+      { { call = 'exec_command', arguments = {
+        cmd = string.format("sed -i 's/^%s$/%s/' b.txt", B_OLD, B_NEW), yield_time_ms = 10000 } } },
+      { { text = 'Edited a.txt and b.txt.' } },
+    }
+  end,
+  -- A CODEX_HOME whose config.toml points a custom provider at the fake model.
+  command = function(ws, home, port)
+    H.write_file(home .. '/config.toml', table.concat({
+      'model = "fake-model"',
+      'model_provider = "fake"',
+      '[model_providers.fake]',
+      'name = "fake scripted model"',
+      string.format('base_url = "http://127.0.0.1:%d/v1"', port),
+      'env_key = "HASHLINE_FAKE_MODEL_KEY"',
+      'wire_api = "responses"',
+      'request_max_retries = 0',
+      'stream_max_retries = 0',
+    }, '\n') .. '\n')
+    return { AGENTS.codex.bin, 'exec', '--skip-git-repo-check', '--ephemeral', '--color', 'never',
+      '-s', sandbox, '-c', 'approval_policy="never"', '-C', ws,
+      'Patch line 37 of a.txt with apply_patch, then change line 28 of b.txt with sed.' },
+      { CODEX_HOME = home, HASHLINE_FAKE_MODEL_KEY = 'fake-key' }
+  end,
+  check_tools = function(requests)
+    local patch_out = tool_output(requests, 'call_0_0')
+    H.check(patch_out and patch_out:find('Success', 1, true), 'apply_patch output codex sent the model: ' .. tostring(patch_out))
+    local sed_out = tool_output(requests, 'call_1_0')
+    H.check(sed_out and (sed_out:find('exited with code 0', 1, true) or sed_out:find('Exit code: 0', 1, true)),
+      'sed output codex sent the model: ' .. tostring(sed_out))
+  end,
+}
+
+AGENTS.gemini = {
+  bin = os.getenv('GEMINI_BIN'),
+  tools = 'write_file and replace',
+  -- write_file of the whole of a.txt with line 37 changed, then replace on b.txt, then a message.
+  turns = function(ws)
+    return {
+      { { call = 'write_file', arguments = { file_path = ws .. '/a.txt', content = text_of(A_AFTER) } } },
+      { { call = 'replace', arguments = { file_path = ws .. '/b.txt', old_string = B_OLD, new_string = B_NEW,
+        instruction = 'Change line 28.' } } },
+      { { text = 'Edited a.txt and b.txt.' } },
+    }
+  end,
+  -- A private HOME whose ~/.gemini/settings.json selects API-key auth (the base URL alone selects
+  -- the "gateway" type, which non-interactive runs refuse) and turns folder trust off (an untrusted
+  -- folder overrides --yolo).
+  command = function(ws, home, port)
+    H.write_file(home .. '/.gemini/settings.json', vim.fn.json_encode({
+      security = { auth = { selectedType = 'gemini-api-key' }, folderTrust = { enabled = false } },
+    }))
+    return { AGENTS.gemini.bin, '--yolo', '-p', 'Change line 37 of a.txt and line 28 of b.txt.' },
+      { HOME = home, GOOGLE_GEMINI_BASE_URL = string.format('http://127.0.0.1:%d', port),
+        GEMINI_API_KEY = 'fake-key', NO_COLOR = '1' }
+  end,
+  check_tools = function(requests)
+    local write_out = tool_output(requests, 'write_file')
+    H.check(write_out and write_out:find('Successfully', 1, true), 'write_file output gemini sent the model: ' .. tostring(write_out))
+    local replace_out = tool_output(requests, 'replace')
+    H.check(replace_out and replace_out:find('Successfully', 1, true), 'replace output gemini sent the model: ' .. tostring(replace_out))
+  end,
+}
+
+-- Runs the agent CLI in `ws` against the fake model as a job (Neovim keeps serving the sidecar
+-- meanwhile). Returns exit code, combined output, the model requests.
+local function run_agent(agent, ws, dir)
+  local model_job, port, log = start_model(dir, agent.turns(ws))
+  local home = dir .. '/home'
+  vim.fn.mkdir(home, 'p')
+  local cmd, env = agent.command(ws, home, port)
+  local out, code = {}, nil
+  local collect = function(_, data) vim.list_extend(out, data) end
+  local job = vim.fn.jobstart(cmd, {
+    cwd = ws,
+    env = env,
+    on_stdout = collect,
+    on_stderr = collect,
+    on_exit = function(_, c) code = c end,
+  })
+  H.check(job > 0, 'could not start ' .. cmd[1])
+  vim.fn.chanclose(job, 'stdin')
+  local exited = H.wait(agent_timeout_ms, function() return code ~= nil end)
+  if not exited then
+    vim.fn.jobstop(job)
+  end
+  vim.fn.jobstop(model_job)
+  local output = table.concat(out, '\n')
+  H.write_file(dir .. '/agent.out', output)
+  H.check(exited, string.format('%s did not exit within %d ms: %s', cmd[1], agent_timeout_ms, output:sub(-800)))
+  return code, output, model_requests(log)
+end
+
+-- Checks that the CLI exited 0 and ran both tool calls successfully by what it told the model.
+local function check_run(agent, code, output, requests)
+  H.eq(0, code, 'exit code (output: ' .. output:sub(-800) .. ')')
+  H.check(#requests >= 3, string.format('%d model requests, want 3 (output: %s)', #requests, output:sub(-800)))
+  agent.check_tools(requests)
+end
+
+local TYPED_A, TYPED_B = 'typed by the user into a.txt ', 'typed by the user into b.txt'
+
+-- The checks for one agent CLI; each PASS/FAIL line starts with its name.
+local function suite(name, agent)
+  local function test(title, fn)
+    return H.test(name .. ': ' .. title, fn)
+  end
+
+  -- 1. The CLI alone: the fake endpoint drives it and its writes reach the disk.
+  local solo_ok = test(agent.tools .. ', scripted by the fake model, reach the disk (no editor)', function()
+    H.check(agent.bin, 'no ' .. name .. ' binary given')
+    local ws = H.work .. '/' .. name .. '/solo/ws'
+    setup_workspace(ws)
+    check_run(agent, run_agent(agent, ws, H.work .. '/' .. name .. '/solo'))
+    H.eq(text_of(A_AFTER), H.read_file(ws .. '/a.txt'), 'a.txt on disk')
+    H.eq(text_of(B_AFTER), H.read_file(ws .. '/b.txt'), 'b.txt on disk')
+  end)
+
+  -- 2. The CLI beside Neovim.
+  local ws = H.work .. '/' .. name .. '/nvim/ws'
+  local bufs, typed_chars = {}, 0
+  local notes = {} -- the sidecar's hashline/reconciled notifications, in order
+  local function want_a()
+    local lines = { TYPED_A .. string.rep('x', typed_chars) }
+    vim.list_extend(lines, A_AFTER)
+    return lines
+  end
+  local function want_b()
+    local lines = { TYPED_B }
+    vim.list_extend(lines, B_AFTER)
+    return lines
+  end
+
+  local ready = solo_ok and test('a.txt and b.txt open in Neovim with unsaved typing at the top, mirrored', function()
+    setup_workspace(ws)
+    vim.cmd('cd ' .. vim.fn.fnameescape(ws))
+    H.setup()
+    bufs.a = H.open(ws .. '/a.txt')
+    -- Record hashline/reconciled (then hand it to the plugin's handler, if any).
+    local client = require('hashline').client(bufs.a)
+    local method = 'hashline/reconciled'
+    local previous = client.handlers[method]
+    client.handlers[method] = function(err, params, ctx, config)
+      table.insert(notes, params)
+      local handler = previous or vim.lsp.handlers[method]
+      if handler then
+        return handler(err, params, ctx, config)
+      end
+    end
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('ggO' .. TYPED_A .. '<Esc>', true, false, true), 'xt', false)
+    bufs.b = H.open(ws .. '/b.txt')
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('ggO' .. TYPED_B .. '<Esc>', true, false, true), 'xt', false)
+    H.eq(TYPED_A, H.lines(bufs.a)[1], 'a.txt first line')
+    H.eq(TYPED_B, H.lines(bufs.b)[1], 'b.txt first line')
+    H.check(vim.bo[bufs.a].modified and vim.bo[bufs.b].modified, 'both buffers modified')
+    H.assert_mirrored(bufs.a, 'a.txt')
+    H.assert_mirrored(bufs.b, 'b.txt')
+    H.eq(text_of(A_LINES), H.read_file(ws .. '/a.txt'), 'a.txt on disk before the agent')
+  end)
+
+  local ran = ready and test('runs while the user keeps typing into a.txt', function()
+    -- The user types a character at the end of a.txt's first line every 10 ms while the agent runs.
+    local typer = vim.loop.new_timer()
+    typer:start(10, 10, vim.schedule_wrap(function()
+      local first = H.lines(bufs.a)[1]
+      vim.api.nvim_buf_set_text(bufs.a, 0, #first, 0, #first, { 'x' })
+      typed_chars = typed_chars + 1
+    end))
+    local ok, err = pcall(function()
+      check_run(agent, run_agent(agent, ws, H.work .. '/' .. name .. '/nvim'))
+      -- Keep typing until both merged edits reached the buffers (or 20 s passed).
+      H.wait(20000, function()
+        return H.lines(bufs.a)[38] == A_NEW and H.lines(bufs.b)[29] == B_NEW
+      end)
+    end)
+    typer:stop()
+    typer:close()
+    H.check(ok, err)
+    H.note(string.format('%s: %d characters typed into a.txt while the agent ran', name, typed_chars))
+  end)
+
+  if ran then
+    test('the typing survives and the agent\'s changes are in the buffers', function()
+      H.check(H.wait(15000, function()
+        return vim.deep_equal(want_a(), H.lines(bufs.a)) and vim.deep_equal(want_b(), H.lines(bufs.b))
+      end), 'buffers after the agent\'s writes:\na.txt ' .. vim.inspect(H.lines(bufs.a)) .. '\nwant ' .. vim.inspect(want_a())
+        .. '\nb.txt ' .. vim.inspect(H.lines(bufs.b)) .. '\nwant ' .. vim.inspect(want_b()))
+      H.assert_mirrored(bufs.a, 'a.txt')
+      H.assert_mirrored(bufs.b, 'b.txt')
+    end)
+
+    test('the disk holds the agent\'s changes and none of the typing; buffers stay modified', function()
+      H.eq(text_of(A_AFTER), H.read_file(ws .. '/a.txt'), 'a.txt on disk')
+      H.eq(text_of(B_AFTER), H.read_file(ws .. '/b.txt'), 'b.txt on disk')
+      H.check(vim.bo[bufs.a].modified, 'a.txt still modified (its typing is unsaved)')
+      H.check(vim.bo[bufs.b].modified, 'b.txt still modified (its typing is unsaved)')
+    end)
+
+    local ops = {}
+    local function reconcile_ops()
+      local code, out, err = H.cli(ws, { 'log', '--json' })
+      H.eq(0, code, 'hashline log --json (stderr ' .. err .. ')')
+      local found = {}
+      for _, op in ipairs(vim.fn.json_decode(out).ops) do
+        if op.method == 'reconcile' then
+          table.insert(found, op)
+        end
+      end
+      return found
+    end
+
+    local logged = test('hashline log: one reconcile op by agent disk per file, one one-line hunk each', function()
+      local all = reconcile_ops()
+      for _, file in ipairs({ 'a.txt', 'b.txt' }) do
+        local mine = vim.tbl_filter(function(op) return vim.endswith(op.name, file) end, all)
+        H.eq(1, #mine, 'reconcile ops on ' .. file .. ' (log: ' .. vim.inspect(all) .. ')')
+        local op = mine[1]
+        H.eq('disk', op.agent, file .. ' op agent')
+        H.check(op.inEffect, file .. ' op in effect')
+        H.eq(1, #op.hunks, file .. ' hunks: ' .. vim.inspect(op.hunks))
+        H.eq({ 1, 1 }, { op.hunks[1].removedLines, op.hunks[1].lines }, file .. ' hunk -removed +added')
+        ops[file] = op
+      end
+    end)
+
+    if logged then
+      test('hashline/reconciled: one "merged" notification per file naming the journaled op', function()
+        for _, file in ipairs({ 'a.txt', 'b.txt' }) do
+          local mine = vim.tbl_filter(function(n) return vim.endswith(n.path or '', '/' .. file) end, notes)
+          H.eq(1, #mine, file .. ' notifications: ' .. vim.inspect(notes))
+          local n = mine[1]
+          H.eq({ 'merged', ops[file].op, 'disk', 1, false },
+            { n.kind, n.op, n.agent, n.hunks, n.bufferMatchesDisk }, file .. ' kind, op, agent, hunks, bufferMatchesDisk')
+          H.check(type(n.version) == 'number', file .. ' notification version: ' .. vim.inspect(n.version))
+          H.check(n.conflicts == nil or n.conflicts == vim.NIL or #n.conflicts == 0, file .. ' conflicts: ' .. vim.inspect(n.conflicts))
+        end
+      end)
+
+      test('hashline undo of a.txt\'s reconcile op restores the pre-agent line, typing intact', function()
+        local code, out, err = H.cli(ws, { 'undo', tostring(ops['a.txt'].op) })
+        H.eq(0, code, 'hashline undo (stdout ' .. out .. ', stderr ' .. err .. ')')
+        local want = want_a()
+        want[38] = A_OLD
+        H.check(H.wait(10000, function() return vim.deep_equal(want, H.lines(bufs.a)) end),
+          'a.txt after undo: ' .. vim.inspect(H.lines(bufs.a)))
+        H.assert_mirrored(bufs.a, 'a.txt')
+      end)
+
+      test(':write of b.txt is the editor\'s own save, not a foreign write', function()
+        local before = #reconcile_ops()
+        -- A "file changed since reading" prompt would block headless Neovim: a libuv timer (which
+        -- runs while Neovim waits for the answer) answers it 'n' and the check fails.
+        local writing, prompted = true, false
+        local watchdog = vim.loop.new_timer()
+        watchdog:start(5000, 0, function()
+          if writing then
+            prompted = true
+            vim.api.nvim_input('n')
+          end
+        end)
+        local ok, err = pcall(vim.api.nvim_buf_call, bufs.b, function() vim.cmd('silent write') end)
+        writing = false
+        watchdog:close()
+        H.check(not prompted, ':write asked "the file has been changed since reading it" (Neovim was not told of the merged write)')
+        H.check(ok, ':write failed: ' .. tostring(err))
+        H.eq(text_of(want_b()), H.read_file(ws .. '/b.txt'), 'b.txt on disk after :write')
+        H.check(not vim.bo[bufs.b].modified, 'b.txt not modified after :write')
+        -- Give the watcher time to see the save; it must journal nothing.
+        vim.wait(1500)
+        H.eq(before, #reconcile_ops(), 'reconcile ops after the save')
+        H.eq(want_b(), H.lines(bufs.b), 'b.txt buffer after the save')
+      end)
+    end
+  end
+  H.reset()
+end
+
+for _, name in ipairs(vim.split(os.getenv('AGENTS') or 'codex,gemini', ',', { trimempty = true })) do
+  local agent = AGENTS[name]
+  if agent then
+    suite(name, agent)
+  else
+    H.record(false, name .. ': no such agent (AGENTS lists codex, gemini)')
+  end
+end
+vim.cmd('qall!')

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Real agent CLIs editing files open with unsaved typing in headless Neovim (issue 13): installs
+# OpenAI Codex CLI and Gemini CLI from npm into this directory (npm ci: package.json +
+# package-lock.json), then runs agent_test.lua in headless Neovim 0.7.2 with the plugin
+# (editors/nvim) on 'runtimepath'. The CLIs are driven by fake_model.mjs, a scripted local model
+# endpoint. Prints PASS / FAIL / NOTE lines and "agent-cli: N passed, M failed". Exits 0 with a
+# SKIP line only when node/npm are missing or `npm ci` cannot install the CLIs; exits non-zero on
+# any failure.
+# Usage: HASHLINE_BIN=build/hashline tests/editors/agent-cli/run.sh
+# Env: KEEP=1 keeps the work dir; SIDECAR_LOG=1 gives the sidecar a debug log there;
+# AGENTS (default codex,gemini); AGENT_TIMEOUT_MS (default 120000) per CLI run; CODEX_SANDBOX
+# (default workspace-write).
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+bin="${HASHLINE_BIN:-$root/build/hashline}"
+case "$bin" in /*) ;; *) bin="$root/$bin" ;; esac
+[ -x "$bin" ] || { echo "agent-cli: no hashline binary at $bin (set HASHLINE_BIN)" >&2; exit 2; }
+command -v nvim >/dev/null || { echo "agent-cli: nvim not installed (apt-get install -y neovim)" >&2; exit 2; }
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "SKIP agent-cli: node/npm not installed, cannot install the codex CLI"
+  exit 0
+fi
+codex="$here/node_modules/@openai/codex/bin/codex.js"
+gemini="$here/node_modules/@google/gemini-cli/bundle/gemini.js"
+if [ ! -f "$codex" ] || [ ! -f "$gemini" ] || ! (cd "$here" && npm ls --silent >/dev/null 2>&1); then
+  if ! install_log="$(cd "$here" && timeout 600 npm ci --no-audit --no-fund 2>&1)"; then
+    echo "SKIP agent-cli: npm ci of @openai/codex and @google/gemini-cli failed: $(echo "$install_log" | tail -3 | tr '\n' ' ')"
+    exit 0
+  fi
+fi
+versions=()
+for cli in "$codex" "$gemini"; do
+  if ! version="$(cd /tmp && timeout 60 node "$cli" --version 2>&1)"; then
+    echo "FAIL agent-cli: the installed $(basename "$cli") does not run: $version"
+    exit 1
+  fi
+  versions+=("$(basename "$cli" .js) $version")
+done
+
+work="$(mktemp -d /tmp/hashline-agent-cli.XXXXXX)"
+trap '[ "${KEEP:-0}" = 1 ] || rm -rf "$work"' EXIT
+results="$work/results.txt"
+: > "$results"
+# Private discovery/state dirs: the CLI finds only this run's sidecar.
+mkdir -p "$work/run" "$work/state" && chmod 700 "$work/run"
+export HASHLINE_RUNTIME_DIR="$work/run" HASHLINE_STATE_DIR="$work/state"
+export XDG_RUNTIME_DIR="$work/run" XDG_STATE_HOME="$work/state"
+unset HASHLINE_NO_SIDECAR HASHLINE_WORKSPACE HASHLINE_SESSION HASHLINE_AGENT
+
+start=$(date +%s)
+echo "NOTE ${versions[*]}" >> "$results"
+rc=0
+WORK="$work" REPO_ROOT="$root" HASHLINE_BIN="$bin" RESULTS="$results" CODEX_BIN="$codex" GEMINI_BIN="$gemini" \
+  timeout 600 nvim --headless --clean -n -i NONE --cmd "set rtp^=$root/editors/nvim" \
+    -c "luafile $here/agent_test.lua" > "$work/nvim.out" 2>&1 || rc=$?
+if [ "$rc" -ne 0 ] || ! grep -q '^\(PASS\|FAIL\)' "$results"; then
+  echo "FAIL agent-cli: nvim exited $rc: $(tail -c 800 "$work/nvim.out" | tr '\n' ' ')" >> "$results"
+fi
+cat "$results"
+passed=$(grep -c '^PASS' "$results" || true)
+failed=$(grep -c '^FAIL' "$results" || true)
+echo "agent-cli: ${passed} passed, ${failed} failed ($(( $(date +%s) - start )) s)"
+if [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then
+  KEEP=1
+  echo "agent-cli: FAILED (work dir kept: $work)" >&2
+  exit 1
+fi
