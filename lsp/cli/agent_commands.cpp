@@ -161,7 +161,9 @@ bool parseEdits(const std::string& text, json& edits, std::string& problem) {
     problem = "--edits is not valid JSON";
     return false;
   }
-  if (value.is_object() && value.contains("edits")) value = value["edits"];
+  if (value.is_object())
+    if (auto edits_member = value.find("edits"); edits_member != value.end())
+      value = json(*edits_member);
   if (value.is_object()) value = json::array({value});
   if (!value.is_array()) {
     problem = "--edits must be a JSON array of edits (or an object with \"edits\")";
