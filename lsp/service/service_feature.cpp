@@ -40,6 +40,7 @@ HashlineService& registerAgentService(LspServer& server) {
                                                             ": arguments: expected an array, got " +
                                                             describeJSON(arguments));
       json params = arguments.is_array() && !arguments.empty() ? arguments.front() : json::object();
+      if (params.is_array() && params.empty()) params = json::object(); // Lua's empty table
       if (!params.is_object())
         return reply.error(RpcErrorCode::InvalidParams,
                            "hashline." + method + " takes one object argument: arguments: [{...}]");
