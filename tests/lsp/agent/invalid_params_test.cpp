@@ -281,12 +281,13 @@ TEST_F(InvalidParamsTest, LspCommandsAndTheAgentSocketRefuseEveryMalformedParam)
   }
   expectNothingChanged("LSP commands and the socket");
 
-  // Neovim's Lua encodes an empty table as `[]`: empty params, not a malformed request.
+  // Neovim's Lua encodes an empty table as `[]`: empty params over its LSP connection, not a
+  // malformed request.
   for (const char* method : {"status", "log", "pending"}) {
-    json answer = socketCall(socket, std::string("hashline/") + method, json::array());
+    json answer = editor.call(std::string("hashline/") + method, json::array());
     EXPECT_EQ(answer["result"]["status"], "ok") << method << ": " << answer;
   }
-  EXPECT_EQ(socketCall(socket, "hashline/log", json::array({1}))["error"]["code"], -32602);
+  EXPECT_EQ(editor.call("hashline/log", json::array({1}))["error"]["code"], -32602);
 
   // The CLI through the sidecar refuses the same way.
   for (const auto& args : badCommandLines()) {
