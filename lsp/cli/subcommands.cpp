@@ -3,8 +3,8 @@
 
 #include "lsp/cli/agent_commands.h"
 #include "lsp/cli/journal_commands.h"
-#include "lsp/cli/lsp_command.h"
 #include "lsp/cli/reconcile_commands.h"
+#include "lsp/cli/lsp_command.h"
 #include "lsp/mcp/mcp_command.h"
 #include "lsp/version.h"
 
