@@ -133,6 +133,7 @@ await check("malformed arguments are refused as INVALID_ARGUMENTS and change not
     ["hashline_range", { path: "app.js", start: "1", end: 1, content: "x", version: 1 }, "params.start"],
     ["hashline_edit", { path: "app.js", edits: [{ op: "replace", anchor: "1:aaa:bbb", content: "x" }], dry_run: 1 },
       "params.dry_run"],
+    ["hashline_replace", { path: "app.js", old: "a + b", new: "b + a", dryrun: true }, "params.dryrun"],
   ];
   for (const [name, args, field] of cases) {
     const result = await client.callTool({ name, arguments: args });

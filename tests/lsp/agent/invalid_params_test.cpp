@@ -253,6 +253,60 @@ TEST_F(InvalidParamsTest, McpRefusesEveryMalformedArgumentAsInvalid) {
   expectNothingChanged("MCP");
 }
 
+TEST_F(InvalidParamsTest, McpRefusesAMisspeltArgumentInsteadOfIgnoringIt) {
+  // `dryrun` for `dry_run` must not let the edit apply; the schemas name every argument.
+  const std::vector<std::pair<std::string, json>> calls = {
+      {"hashline_replace", {{"path", "a.txt"}, {"old", "one"}, {"new", "ONE"}, {"dryrun", true}}},
+      {"hashline_replace",
+       {{"path", "a.txt"},
+        {"edits", json::array({{{"old", "one"}, {"new", "1"}, {"all", true}}})}}},
+      {"hashline_rewind", {{"turn", 1}, {"dry-run", true}}},
+      {"hashline_undo", {{"op", "1"}, {"preview", true}}},
+  };
+  std::string input =
+      json{{"jsonrpc", "2.0"},
+           {"id", 0},
+           {"method", "initialize"},
+           {"params",
+            {{"protocolVersion", "2025-06-18"},
+             {"capabilities", json::object()},
+             {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}}
+          .dump() +
+      "\n" +
+      json{{"jsonrpc", "2.0"},
+           {"id", 1},
+           {"method", "tools/call"},
+           {"params", {{"name", "hashline_read"}, {"arguments", {{"path", "a.txt"}}}}}}
+          .dump() +
+      "\n";
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    input += json{{"jsonrpc", "2.0"},
+                  {"id", i + 2},
+                  {"method", "tools/call"},
+                  {"params", {{"name", calls[i].first}, {"arguments", calls[i].second}}}}
+                 .dump() +
+             "\n";
+  CliRun mcp =
+      runHashline({"mcp", "--workspace", sandbox_.workspace()}, sandbox_.workspace(), input);
+  ASSERT_EQ(mcp.exit_code, 0) << mcp.err;
+  std::map<std::int64_t, json> answers;
+  std::istringstream lines(mcp.out);
+  for (std::string line; std::getline(lines, line);) {
+    json answer = json::parse(line, nullptr, false);
+    if (!answer.is_discarded() && answer["id"].is_number_integer())
+      answers[answer["id"].get<std::int64_t>()] = answer;
+  }
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const json& result = answers[std::int64_t(i + 2)]["result"];
+    std::string what = calls[i].first + " " + calls[i].second.dump() + " → " + result.dump();
+    EXPECT_EQ(result["isError"], true) << what;
+    EXPECT_NE(result["content"][0]["text"].get<std::string>().find("unknown argument"),
+              std::string::npos)
+        << what;
+  }
+  expectNothingChanged("MCP with misspelt arguments");
+}
+
 TEST_F(InvalidParamsTest, LspCommandsAndTheAgentSocketRefuseEveryMalformedParam) {
   LspClient editor;
   editor.initialize({{"workspace", {{"applyEdit", true}}}},
