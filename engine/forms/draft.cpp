@@ -163,6 +163,8 @@ private:
           const std::string& line = segment.lines[forward ? 0 : size - 1];
           Error error =
               Error::make(ErrorCode::NotFound, what + ", '" + line + "', is not in the file");
+          error.withHint("re-read the file; the lines around each `... existing code ...` must be "
+                         "copied exactly from it");
           attachNearMiss(error, table_, line);
           return error;
         }
@@ -177,6 +179,7 @@ private:
                               what + " matches " + std::to_string(previous.size()) + " places (" +
                                   describeLines(lines) +
                                   "); include more unchanged lines next to the elision");
+    error.withHint("include more unchanged lines next to the `... existing code ...` line");
     error.data.candidate_lines = lines;
     return error;
   }
@@ -211,7 +214,10 @@ Result<EditPlan> planDraft(const Rope& base, std::int64_t version, std::string_v
 }
 
 Result<EditPlan> planDraft(const LineTable& table, std::int64_t version, std::string_view draft) {
-  if (trimUnicode(draft).empty()) return Error::make(ErrorCode::NoChange, "the draft is empty");
+  if (trimUnicode(draft).empty())
+    return Error::make(ErrorCode::NoChange, "the draft is empty")
+        .withHint("give the new text of the region, with `... existing code ...` lines for what "
+                  "stays");
   if (Status pasted = checkWrittenText(draft, "draft"); !pasted) return std::move(pasted).error();
   DraftResolver resolver(table, draft);
   Result<std::vector<Replacement>> replacements = resolver.run();

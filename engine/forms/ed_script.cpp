@@ -465,7 +465,9 @@ private:
     if (!any)
       return Error::make(ErrorCode::NotFound, "s/" + command.pattern + "/: no match in lines " +
                                                   std::to_string(first + 1) + "-" +
-                                                  std::to_string(last + 1));
+                                                  std::to_string(last + 1))
+          .withHint("the pattern matches nothing in those lines; re-read them, then fix the "
+                    "pattern or the address");
     return Status::success();
   }
 

@@ -26,7 +26,9 @@ Result<EditPlan> planHeadTail(const Rope& base, std::int64_t version,
 Result<EditPlan> planHeadTail(const LineTable& table, std::int64_t version,
                               const std::vector<HeadTailEdit>& edits) {
   const std::size_t count = edits.size();
-  if (count == 0) return Error::make(ErrorCode::NotFound, "no edits given");
+  if (count == 0)
+    return Error::make(ErrorCode::NotFound, "no edits given")
+        .withHint("give at least one {head, tail, new}");
   TextSearcher searcher(table);
   std::vector<Replacement> replacements;
   for (std::size_t index = 0; index < count; ++index) {
@@ -34,7 +36,9 @@ Result<EditPlan> planHeadTail(const LineTable& table, std::int64_t version,
     if (edit.head.empty() || edit.tail.empty())
       return batchError(Error::make(ErrorCode::NotFound,
                                     std::string(edit.head.empty() ? "head" : "tail") +
-                                        " is empty; quote the first and last lines of the span"),
+                                        " is empty; quote the first and last lines of the span")
+                            .withHint("quote the span's first line(s) as head and its last "
+                                      "line(s) as tail"),
                         index, count);
     if (Status pasted = checkWrittenText(edit.new_text, "new text"); !pasted)
       return batchError(std::move(pasted).error(), index, count);
@@ -44,6 +48,7 @@ Result<EditPlan> planHeadTail(const LineTable& table, std::int64_t version,
     std::optional<TextSearch> head = searcher.find(head_text);
     if (!head) {
       Error error = Error::make(ErrorCode::NotFound, "could not find the head text in the file");
+      error.withHint("re-read the file and copy the span's first line(s) exactly as head");
       attachNearMiss(error, table, head_text);
       return batchError(std::move(error), index, count);
     }
@@ -53,6 +58,7 @@ Result<EditPlan> planHeadTail(const LineTable& table, std::int64_t version,
                                 "found " + std::to_string(head->loose_matches.size()) +
                                     " occurrences of the head text (at " + describeLines(lines) +
                                     "); it must be unique: quote more of the first lines");
+      error.withHint("quote more of the span's first lines so the head matches one place");
       error.data.candidate_lines = lines;
       return batchError(std::move(error), index, count);
     }
@@ -62,6 +68,7 @@ Result<EditPlan> planHeadTail(const LineTable& table, std::int64_t version,
       Error error = Error::make(ErrorCode::NotFound,
                                 "could not find the tail text after the head (line " +
                                     std::to_string(table.lineOfByte(head_match.begin) + 1) + ")");
+      error.withHint("copy the span's last line(s) exactly as tail; it must come after the head");
       attachNearMiss(error, table, tail_text);
       return batchError(std::move(error), index, count);
     }

@@ -136,7 +136,9 @@ Result<EditPlan> planLineRange(const Rope& base, const LineHistory& history,
 Result<EditPlan> planLineRange(const LineTable& table, const LineHistory& history,
                                const std::vector<LineRangeEdit>& edits) {
   const std::size_t count = edits.size();
-  if (count == 0) return Error::make(ErrorCode::OutOfRange, "no line ranges given");
+  if (count == 0)
+    return Error::make(ErrorCode::OutOfRange, "no line ranges given")
+        .withHint("give at least one {start, end, content, version}");
   std::vector<Replacement> replacements;
   std::vector<Rebase> rebased;
   for (std::size_t index = 0; index < count; ++index) {

@@ -50,7 +50,8 @@ Result<EditPlan> planReplace(const LineTable& table, std::int64_t version,
   const std::size_t count = edits.size();
   if (count == 0)
     return Error::make(ErrorCode::NotFound, "no edits given: edits must contain at least one "
-                                            "{old, new} replacement");
+                                            "{old, new} replacement")
+        .withHint("give at least one {old, new}");
   TextSearcher searcher(table);
   std::vector<Replacement> replacements;
   std::vector<std::string> warnings;
@@ -59,7 +60,8 @@ Result<EditPlan> planReplace(const LineTable& table, std::int64_t version,
     if (edit.old_text.empty())
       return batchError(Error::make(ErrorCode::NotFound,
                                     "old text is empty; give the exact text to replace (use a "
-                                    "write to create or overwrite a file)"),
+                                    "write to create or overwrite a file)")
+                            .withHint("quote the exact text to replace as old"),
                         index, count);
     if (Status pasted = checkWrittenText(edit.new_text, "new text"); !pasted)
       return batchError(std::move(pasted).error(), index, count);

@@ -35,7 +35,8 @@ Result<RewindPlan> planRewind(std::string_view current, const std::vector<const 
       if (op.kind == "delete" && !plan.text_after.empty())
         return Error::make(ErrorCode::Conflict,
                            std::string(name) + " exists again since op " + std::to_string(op.id) +
-                               " deleted it; its old content cannot be recreated over it");
+                               " deleted it; its old content cannot be recreated over it")
+            .withHint("move or remove the file now at that path first, or leave the op in place");
       Result<Reversal> reversal = planReversal(plan.text_after, items, name);
       if (!reversal) return reversal.error();
       plan.text_after = std::move(reversal->text_after);

@@ -318,7 +318,8 @@ Result<VerifiedEdit> verifyAnchoredEdits(const TextState& state, Observation* ob
                                          const std::vector<AnchoredEdit>& edits,
                                          const VerifyOptions& options) {
   const std::size_t count = edits.size();
-  if (count == 0) return Error::make(ErrorCode::NoChange, "no edits given");
+  if (count == 0)
+    return Error::make(ErrorCode::NoChange, "no edits given").withHint("give at least one edit");
   for (std::size_t i = 0; i < count; ++i)
     if (edits[i].op == EditOp::Write && count > 1)
       return batchError(Error::make(ErrorCode::OverlappingEdits,

@@ -161,7 +161,9 @@ bool parseEdits(const std::string& text, json& edits, std::string& problem) {
     problem = "--edits is not valid JSON";
     return false;
   }
-  if (value.is_object() && value.contains("edits")) value = value["edits"];
+  if (value.is_object())
+    if (auto edits_member = value.find("edits"); edits_member != value.end())
+      value = json(*edits_member);
   if (value.is_object()) value = json::array({value});
   if (!value.is_array()) {
     problem = "--edits must be a JSON array of edits (or an object with \"edits\")";
@@ -203,15 +205,6 @@ bool integerValue(const Parsed& parsed, const std::string& name, json& out, std:
 }
 
 } // namespace
-
-std::optional<std::int64_t> parseInteger(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  long long value = std::strtoll(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0') return std::nullopt;
-  return value;
-}
 
 bool takeGlobalOption(Arguments& args, GlobalOptions& global) {
   std::string value;

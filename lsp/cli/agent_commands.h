@@ -37,9 +37,6 @@ struct GlobalOptions {
 /// value sets `args.error`.
 bool takeGlobalOption(Arguments& args, GlobalOptions& global);
 
-/// A whole decimal integer ("12"; not "1x", "2.0" or ""); nullopt otherwise.
-std::optional<std::int64_t> parseInteger(const std::string& text);
-
 /// Adds session/agent/turn to `params`, routes the call, prints the outcome; returns the exit
 /// code. `command` names the subcommand in messages.
 int runServiceCall(const std::string& command, const std::string& method, nlohmann::json params,

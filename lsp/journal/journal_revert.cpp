@@ -251,9 +251,10 @@ void RevertRun::start() {
     previews.push_back(std::move(entry));
   }
   if (reverts.empty())
-    return done_(refusalToJSON(Error::make(ErrorCode::NoChange,
-                                           "nothing to revert: the selected hunks are no longer "
-                                           "in effect")));
+    return done_(refusalToJSON(
+        Error::make(ErrorCode::NoChange,
+                    "nothing to revert: the selected hunks are no longer in effect")
+            .withHint("nothing is left to reverse; `log` shows which ops are still in effect")));
   if (request_.dry_run)
     return done_(json{{"status", "preview"},
                       {"method", request_.method},
@@ -408,7 +409,9 @@ void RevertRun::applyBuffer(const FileRevert& file, const std::string& method, L
     EditPlan edit;
     edit.base_version = open.document.version();
     edit.edits = minimalEdits(current, plan->text_after);
-    if (edit.edits.empty()) return Error::make(ErrorCode::NoChange, name + ": nothing to revert");
+    if (edit.edits.empty())
+      return Error::make(ErrorCode::NoChange, name + ": nothing to revert")
+          .withHint("nothing is left to reverse; `log` shows which ops are still in effect");
     return completePlan(std::move(edit), open.document.text(), Tier::Block);
   };
   auto self = shared_from_this();

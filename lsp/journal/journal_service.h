@@ -17,6 +17,8 @@
 // reverted are restored (journaled as "rollback") and the refusal lists `applied`, `rolledBack`
 // and `rollbackFailed`. `dry_run` previews the diffs without writing.
 //
+// Each method's params are read into its typed request (journal_requests.h) before anything runs:
+// a malformed one is InvalidParams naming the field. Methods: journal_methods.cpp.
 // HashlineService owns one and routes these method names to it. The journal persists in the
 // workspace's state directory (lsp/journal/journal_file.h), opened on first use (the editor's
 // roots are known only after initialize); without a workspace root it stays in memory.

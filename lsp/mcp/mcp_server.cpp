@@ -1,6 +1,8 @@
 // The MCP stdio protocol loop; see mcp_server.h.
 #include "lsp/mcp/mcp_server.h"
 
+#include "lsp/mcp/mcp_tools.h"
+#include "lsp/mcp/tool_arguments.h"
 #include "lsp/protocol/json_path.h"
 #include "lsp/protocol/params_reader.h"
 #include "lsp/rpc/json_rpc.h"
@@ -31,6 +33,18 @@ json errorResponse(const json& id, int code, const std::string& message) {
 
 bool supportedVersion(const std::string& version) {
   return version == "2025-06-18" || version == "2025-11-25";
+}
+
+/// The inputSchema of tool `name` as tools/list shows it (null when unknown).
+json inputSchemaOf(const std::string& name) {
+  for (const json& tool : toolDefinitions()) {
+    auto tool_name = tool.find("name");
+    if (tool_name != tool.end() && *tool_name == name) {
+      auto schema = tool.find("inputSchema");
+      return schema == tool.end() ? json() : *schema;
+    }
+  }
+  return json();
 }
 
 struct ProtocolFault {
@@ -76,7 +90,15 @@ json McpServer::handleRequest(const std::string& method, const json& params) {
       throw ProtocolFault{-32602, "invalid params for tools/call: params.arguments: expected an "
                                   "object, got " +
                                       lsp::describeJSON(*arguments)};
-    return callTool(router_, caller_, name, arguments ? *arguments : json::object());
+    const json given = arguments ? *arguments : json::object();
+    if (auto unknown = unknownArgument(name, inputSchemaOf(name), given))
+      return json{{"content",
+                   {{{"type", "text"},
+                     {"text", "INVALID_ARGUMENTS: invalid params for " +
+                                  name.substr(std::string("hashline_").size()) + ": " + *unknown +
+                                  "\nhint: check the tool's input schema and retry"}}}},
+                  {"isError", true}};
+    return callTool(router_, caller_, name, given);
   }
   throw ProtocolFault{-32601, "unknown method '" + method + "'"};
 }

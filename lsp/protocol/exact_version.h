@@ -2,7 +2,7 @@
 // JavaScript: VS Code, the MCP TypeScript SDK, Claude Code, Gemini CLI), i.e. at most 2^53 − 1:
 // a larger one is rounded by the client and sent back different, and an edit at that version
 // is refused as stale. Editor versions are small; disk versions are content ids, derived from a
-// hash and masked to 53 bits here. Pure; constexpr.
+// hash, in [2^52, 2^53): far above any editor's numbers. Pure; constexpr.
 #pragma once
 
 #include <cstdint>
@@ -11,10 +11,10 @@ namespace hashline::lsp {
 
 inline constexpr std::int64_t kMaxExactVersion = (std::int64_t{1} << 53) - 1;
 
-/// A positive content id of at most 53 bits from a 64-bit hash (0 becomes 1).
+/// A content id in [2^52, 2^53) from a 64-bit hash: its low 52 bits, and bit 52 set.
 constexpr std::int64_t exactVersionId(std::uint64_t hash) {
-  const std::int64_t id = static_cast<std::int64_t>(hash & std::uint64_t(kMaxExactVersion));
-  return id == 0 ? 1 : id;
+  constexpr std::uint64_t kTop = std::uint64_t{1} << 52;
+  return static_cast<std::int64_t>((hash & (kTop - 1)) | kTop);
 }
 
 /// A version as recorded by an older hashline, whose disk content ids were 62 bits (the same

@@ -15,7 +15,10 @@ RpcError invalidParams(const std::string& method, const std::string& where,
 
 ParamsReader::ParamsReader(const json& object, std::string method, std::string where)
     : object_(object), method_(std::move(method)), where_(std::move(where)) {
-  if (!object_.is_object()) failHere("expected an object, got " + describeJSON(object_));
+  // An empty array is an empty object: Lua clients (Neovim) cannot tell `{}` from `[]`.
+  const bool empty_array = object_.is_array() && object_.empty();
+  if (!object_.is_object() && !empty_array)
+    failHere("expected an object, got " + describeJSON(object_));
 }
 
 const json* ParamsReader::find(Names names) const {

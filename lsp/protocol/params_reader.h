@@ -28,7 +28,8 @@ public:
   using Names = std::initializer_list<const char*>;
 
   /// Reads the members of `object` (the params of `method`, found at `where`, e.g.
-  /// "params.edits[2]"). A non-object is reported at once.
+  /// "params.edits[2]"). A non-object is reported at once; an empty array reads as an empty
+  /// object (Neovim's Lua encodes an empty table as `[]`).
   ParamsReader(const nlohmann::json& object, std::string method, std::string where = "params");
 
   /// The first member present and not null among `names`.

@@ -11,8 +11,9 @@ DiskBackend::DiskBackend(std::function<std::vector<std::string>()> roots)
     : roots_(std::move(roots)) {}
 
 std::int64_t DiskBackend::versionOf(const disk::Fingerprint& fingerprint) {
-  // 53 bits: exact in JavaScript clients' doubles (exact_version.h), still far from the
-  // editor's version numbers.
+  // In [2^52, 2^53): far above editor version numbers, and exact as an IEEE double, so every
+  // JavaScript client (VS Code, Claude Code, the MCP TypeScript SDK) sends back the same number
+  // (exact_version.h).
   return exactVersionId(fingerprint.content_hash.low ^ (fingerprint.content_hash.high << 1));
 }
 

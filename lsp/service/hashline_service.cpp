@@ -127,7 +127,8 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
   std::string method = raw_method;
   for (const char* prefix : {"hashline/", "hashline."})
     if (method.rfind(prefix, 0) == 0) method = method.substr(std::string(prefix).size());
-  if (params.is_null()) params = json::object();
+  // No params, or Lua's empty table (Neovim encodes `{}` as `[]`): an empty object.
+  if (params.is_null() || (params.is_array() && params.empty())) params = json::object();
   // Kept for the fault path below: `done` itself is moved into the method that runs.
   ServiceCallback fault_reply = done;
   try {

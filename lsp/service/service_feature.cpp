@@ -1,6 +1,7 @@
 // Wiring of HashlineService into the LSP method table; see service_feature.h.
 #include "lsp/service/service_feature.h"
 
+#include "lsp/protocol/json_path.h"
 #include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/hashline_service.h"
@@ -34,7 +35,12 @@ HashlineService& registerAgentService(LspServer& server) {
   for (const std::string& method : service->methods()) {
     server.methods().addCommand("hashline." + method, [service, method](json arguments,
                                                                         Reply reply) {
-      json params = arguments.is_array() && !arguments.empty() ? arguments[0] : json::object();
+      if (!arguments.is_null() && !arguments.is_array())
+        return reply.error(RpcErrorCode::InvalidParams, "invalid params for hashline." + method +
+                                                            ": arguments: expected an array, got " +
+                                                            describeJSON(arguments));
+      json params = arguments.is_array() && !arguments.empty() ? arguments.front() : json::object();
+      if (params.is_array() && params.empty()) params = json::object(); // Lua's empty table
       if (!params.is_object())
         return reply.error(RpcErrorCode::InvalidParams,
                            "hashline." + method + " takes one object argument: arguments: [{...}]");

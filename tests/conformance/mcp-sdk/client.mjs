@@ -1,6 +1,7 @@
 // Drives `hashline mcp` with the official MCP TypeScript SDK (Client + StdioClientTransport):
-// lists the tools, reads a file, edits it by anchor, and gets an isError result for a stale
-// anchor after the file changed on disk. Prints "N passed, N failed"; exits non-zero on failure.
+// lists the tools, reads a file, edits it by anchor, gets an isError result for a stale anchor
+// after the file changed on disk, edits by line range at the version a read reported (exact in
+// a JS number), and gets INVALID_ARGUMENTS for malformed arguments, with nothing changed. Prints "N passed, N failed"; exits non-zero on failure.
 // Usage: node client.mjs HASHLINE_BIN WORKSPACE_DIR
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -93,21 +94,55 @@ await check("a stale anchor is an isError result with code and fresh anchors", a
     "function add(a, b) {\n  return b + a;\n}\n\nmodule.exports = { add };\n");
 });
 
-// Issue 14, defect 2: a disk file's version must survive a JavaScript number (IEEE double);
-// a range edit at the version the read reported must apply, not be refused as STALE_VERSION.
-await check("disk versions are exact in JavaScript: range at the read's version applies", async () => {
-  const read = await client.callTool({ name: "hashline_read", arguments: { path: "app.js" } });
-  assert.notEqual(read.isError, true, JSON.stringify(read));
-  const version = read.structuredContent.version;
-  assert.ok(Number.isSafeInteger(version), `version ${version} is not a safe integer`);
-  const result = await client.callTool({
-    name: "hashline_range",
-    arguments: { path: "app.js", start: 2, end: 2, version, content: "  return a + b; // v" },
-  });
-  assert.notEqual(result.isError, true, JSON.stringify(result));
-  assert.equal(result.structuredContent.status, "applied");
-  assert.ok(Number.isSafeInteger(result.structuredContent.version), "version after the edit");
-  assert.equal(fs.readFileSync(file, "utf8").split("\n")[1], "  return a + b; // v");
+await check("a disk version is exact in a JS number: hashline_range at it applies", async () => {
+  const big = path.join(workspace, "versions.txt");
+  // Several contents: with 62-bit version ids nearly every one was rounded by JavaScript.
+  for (let i = 0; i < 8; i++) {
+    fs.writeFileSync(big, `version ${i}\nold line\nend\n`);
+    const read = await client.callTool({ name: "hashline_read", arguments: { path: "versions.txt" } });
+    assert.notEqual(read.isError, true, JSON.stringify(read));
+    const version = read.structuredContent.version;
+    assert.ok(Number.isSafeInteger(version), `version ${version} is not a safe integer`);
+    assert.ok(read.content[0].text.includes(String(version)), read.content[0].text);
+    const result = await client.callTool({
+      name: "hashline_range",
+      arguments: { path: "versions.txt", start: 2, end: 2, content: "new line", version },
+    });
+    assert.notEqual(result.isError, true, JSON.stringify(result));
+    assert.equal(result.structuredContent.status, "applied");
+    assert.ok(Number.isSafeInteger(result.structuredContent.version));
+    assert.equal(fs.readFileSync(big, "utf8"), `version ${i}\nnew line\nend\n`);
+  }
+});
+
+await check("malformed arguments are refused as INVALID_ARGUMENTS and change nothing", async () => {
+  const before = fs.readFileSync(file, "utf8");
+  const log = async () => (await client.callTool({ name: "hashline_log", arguments: {} }))
+    .structuredContent.ops;
+  const ops = await log();
+  assert.ok(ops.length >= 2, JSON.stringify(ops));
+  const cases = [
+    ["hashline_rewind", { turn: "latest" }, "params.turn"],
+    ["hashline_rewind", { turn: 2.5 }, "params.turn"],
+    ["hashline_rewind", { turn: "1x" }, "params.turn"],
+    ["hashline_rewind", { turn: 1, dry_run: "yes" }, "params.dry_run"],
+    ["hashline_undo", { op: String(ops[0].op), dry_run: "yes" }, "params.dry_run"],
+    ["hashline_undo", { op: "1x" }, "params.op"],
+    ["hashline_log", { limit: "5" }, "params.limit"],
+    ["hashline_read", { path: "app.js", tier: "bogus" }, "params.tier"],
+    ["hashline_range", { path: "app.js", start: "1", end: 1, content: "x", version: 1 }, "params.start"],
+    ["hashline_edit", { path: "app.js", edits: [{ op: "replace", anchor: "1:aaa:bbb", content: "x" }], dry_run: 1 },
+      "params.dry_run"],
+    ["hashline_replace", { path: "app.js", old: "a + b", new: "b + a", dryrun: true }, "params.dryrun"],
+  ];
+  for (const [name, args, field] of cases) {
+    const result = await client.callTool({ name, arguments: args });
+    assert.equal(result.isError, true, `${name} ${JSON.stringify(args)}: ${JSON.stringify(result)}`);
+    assert.match(result.content[0].text, /^INVALID_ARGUMENTS: invalid params/);
+    assert.ok(result.content[0].text.includes(field), result.content[0].text);
+  }
+  assert.equal(fs.readFileSync(file, "utf8"), before);
+  assert.deepEqual(await log(), ops);
 });
 
 await check("an unknown tool is a protocol error", async () => {

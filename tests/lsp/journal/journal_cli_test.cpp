@@ -276,5 +276,124 @@ TEST_F(JournalCliTest, McpToolsListAndUndo) {
   EXPECT_EQ(file("f.txt"), "a\nb\nc\n");
 }
 
+/// The "hint: ..." line of a refusal printed on stderr.
+std::string hintOf(const std::string& err) {
+  std::size_t at = err.find("hint: ");
+  if (at == std::string::npos) return "";
+  return err.substr(at + 6, err.find('\n', at) - at - 6);
+}
+
+TEST_F(JournalCliTest, RefusalsHintAtWhatFitsTheirCommand) {
+  writeRaw(workspace_ / "a.txt", numbered(10));
+  agentReplace("a.txt", "line 3\n", "A3\n");
+  const std::string op = std::to_string(logJSON()["ops"][0]["op"].get<int>());
+  struct Case {
+    std::vector<std::string> args;
+    std::string code;
+    std::string hint_names; // a word the hint must contain
+  };
+  const std::vector<Case> cases = {
+      {{"undo", "4711"}, "NOT_FOUND", "log"},
+      {{"reject", "4711#1"}, "NOT_FOUND", "log"},
+      {{"reject", op + "#9"}, "NOT_FOUND", "pending"},
+      {{"accept", "4711"}, "NOT_FOUND", "log"},
+      {{"diff", "4711"}, "NOT_FOUND", "log"},
+      {{"rewind", "--turn", "99"}, "NO_CHANGE", "log"},
+  };
+  for (const Case& c : cases) {
+    CliRun run = hashline(c.args);
+    EXPECT_EQ(run.exit_code, 1) << c.args[0] << ": " << run.err;
+    EXPECT_EQ(run.err.rfind(c.code, 0), 0u) << c.args[0] << ": " << run.err;
+    std::string hint = hintOf(run.err);
+    EXPECT_NE(hint.find(c.hint_names), std::string::npos) << c.args[0] << ": " << run.err;
+    // The edit forms' hints do not fit the journal's commands.
+    EXPECT_EQ(hint.find("old text"), std::string::npos) << c.args[0] << ": " << hint;
+    EXPECT_EQ(hint.find("the edit"), std::string::npos) << c.args[0] << ": " << hint;
+  }
+  ASSERT_EQ(hashline({"undo", op}).exit_code, 0);
+  CliRun again = hashline({"undo", op});
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_EQ(again.err.rfind("NO_CHANGE", 0), 0u) << again.err;
+  EXPECT_NE(hintOf(again.err).find("log"), std::string::npos) << again.err;
+  EXPECT_EQ(hintOf(again.err).find("check the new text"), std::string::npos) << again.err;
+}
+
+/// Issue 14, defect 1, as reproduced: over MCP a malformed `turn` rewound the whole session and
+/// `dry_run: "yes"` answered -32603. Each is now an isError INVALID_ARGUMENTS result naming the
+/// field, and nothing is reverted; a well-formed rewind of turn 1 still reverts turn 1 only.
+TEST_F(JournalCliTest, McpMalformedTurnOrDryRunNeverRewinds) {
+  writeRaw(workspace_ / "a.txt", numbered(10));
+  writeRaw(workspace_ / "b.txt", numbered(10));
+  auto line = [](int id, const std::string& method, json params) {
+    return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump() +
+           "\n";
+  };
+  auto call = [&](int id, const std::string& tool, json arguments) {
+    return line(id, "tools/call", {{"name", tool}, {"arguments", arguments}});
+  };
+  const std::string initialize = line(0, "initialize",
+                                      {{"protocolVersion", "2025-06-18"},
+                                       {"capabilities", json::object()},
+                                       {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  // Turn 1 edits a.txt, turn 2 edits b.txt, all in the MCP session.
+  CliRun setup = hashline(
+      {"mcp", "--workspace", workspace_.path()},
+      initialize + call(1, "hashline_read", {{"path", "a.txt"}}) +
+          call(2, "hashline_replace", {{"path", "a.txt"}, {"old", "line 2\n"}, {"new", "A2\n"}}) +
+          call(3, "hashline_turn", {{"action", "begin"}}) +
+          call(4, "hashline_read", {{"path", "b.txt"}}) +
+          call(5, "hashline_replace", {{"path", "b.txt"}, {"old", "line 5\n"}, {"new", "B5\n"}}));
+  ASSERT_EQ(setup.exit_code, 0) << setup.err;
+  const std::string a = file("a.txt"), b = file("b.txt");
+  ASSERT_NE(a, numbered(10)) << setup.out;
+  ASSERT_NE(b, numbered(10)) << setup.out;
+  const json ops = logJSON()["ops"];
+  ASSERT_EQ(ops.size(), 2u) << ops.dump();
+  const std::string first_op = std::to_string(ops[0]["op"].get<int>());
+
+  const std::vector<std::pair<std::string, json>> malformed = {
+      {"hashline_rewind", {{"turn", "latest"}}},
+      {"hashline_rewind", {{"turn", 2.0}}},
+      {"hashline_rewind", {{"turn", "1x"}}},
+      {"hashline_rewind", {{"turn", 1}, {"dry_run", "yes"}}},
+      {"hashline_undo", {{"op", first_op}, {"dry_run", "yes"}}},
+      {"hashline_reject", {{"hunk", first_op + "#1"}, {"dry_run", "yes"}}},
+  };
+  std::string input = initialize;
+  for (std::size_t i = 0; i < malformed.size(); ++i)
+    input += call(int(i + 1), malformed[i].first, malformed[i].second);
+  CliRun run = hashline({"mcp", "--workspace", workspace_.path()}, input);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::map<int, json> answers;
+  std::size_t start = 0;
+  for (std::size_t end; (end = run.out.find('\n', start)) != std::string::npos; start = end + 1) {
+    json message = json::parse(run.out.substr(start, end - start));
+    if (message.contains("id")) answers[message["id"].get<int>()] = message;
+  }
+  for (std::size_t i = 0; i < malformed.size(); ++i) {
+    const json& answer = answers[int(i + 1)];
+    std::string what =
+        malformed[i].first + " " + malformed[i].second.dump() + " → " + answer.dump();
+    ASSERT_TRUE(answer.contains("result")) << what; // not a -32603 internal error
+    EXPECT_EQ(answer["result"]["isError"], true) << what;
+    std::string text = answer["result"]["content"][0]["text"];
+    EXPECT_EQ(text.rfind("INVALID_ARGUMENTS", 0), 0u) << what;
+    std::string field = malformed[i].second.contains("dry_run")
+                            ? "params.dry_run: expected a boolean"
+                            : "params.turn: expected an integer";
+    EXPECT_NE(text.find(field), std::string::npos) << what;
+  }
+  EXPECT_EQ(file("a.txt"), a);
+  EXPECT_EQ(file("b.txt"), b);
+  EXPECT_EQ(logJSON()["ops"], ops);
+
+  // The well-formed request acts, on turn 1 only: the check above could have seen a change.
+  CliRun rewind = hashline({"mcp", "--workspace", workspace_.path()},
+                           initialize + call(1, "hashline_rewind", {{"turn", 1}}));
+  ASSERT_EQ(rewind.exit_code, 0) << rewind.err;
+  EXPECT_EQ(file("a.txt"), numbered(10)) << rewind.out;
+  EXPECT_EQ(file("b.txt"), b);
+}
+
 } // namespace
 } // namespace hashline
