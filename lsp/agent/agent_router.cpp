@@ -1,6 +1,7 @@
 // Routing of CLI/MCP calls to a sidecar or the in-process disk service; see agent_router.h.
 #include "lsp/agent/agent_router.h"
 
+#include "engine/forms/patch_parser.h"
 #include "lsp/agent/discovery.h"
 #include "lsp/disk/state_dir.h"
 #include "lsp/disk/workspace_roots.h"
@@ -11,7 +12,6 @@
 #include "lsp/support/log.h"
 
 #include <cstdlib>
-#include <sstream>
 #include <sys/stat.h>
 
 namespace hashline::agent {
@@ -49,20 +49,15 @@ json refusal(Error error) {
 } // namespace
 
 std::vector<std::string> patchPaths(const std::string& patch) {
+  // The engine's parser, so routing sees exactly the files the patch will touch (padded
+  // headers, heredoc wrappers, CRLF). A patch that does not parse names no file; it is refused
+  // where it goes, with the parser's error.
   std::vector<std::string> paths;
-  std::istringstream lines(patch);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    for (const std::string marker :
-         {"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "}) {
-      if (line.rfind(marker, 0) == 0) {
-        std::string path = line.substr(marker.size());
-        while (!path.empty() && (path.back() == ' ' || path.back() == '\t'))
-          path.pop_back();
-        if (!path.empty()) paths.push_back(path);
-      }
-    }
+  Result<forms::Patch> parsed = forms::parsePatch(patch);
+  if (!parsed) return paths;
+  for (const forms::PatchHunk& hunk : parsed->hunks) {
+    paths.push_back(hunk.path);
+    if (hunk.move_to) paths.push_back(*hunk.move_to);
   }
   return paths;
 }

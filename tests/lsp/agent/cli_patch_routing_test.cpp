@@ -72,6 +72,37 @@ TEST(CliPatchRouting, EachFileGoesWhereItsDocumentLives) {
   EXPECT_EQ(editor.shutdownAndExit(), 0);
 }
 
+// Routing reads the patch with the engine's parser: a header codex accepts padded with
+// whitespace names the open file too (it used to be missed, and the file written on disk).
+TEST(CliPatchRouting, APaddedHunkHeaderStillRoutesToTheBuffer) {
+  AgentSandbox sandbox;
+  const std::string disk = "old\n";
+  const std::string buffer = "unsaved\nold\n";
+  std::string uri = fileUri(sandbox.write("foo.txt", disk));
+
+  LspClient editor;
+  editor.initialize(applyEditCapability(), rootParams(sandbox.workspace()));
+  ASSERT_TRUE(waitForDiscoveryFile(sandbox.runtime()));
+  editor.didOpen(uri, buffer, 1);
+  editor.sync();
+  CliRun read = readAs(sandbox, "foo.txt");
+  ASSERT_EQ(read.exit_code, 0) << read.err;
+
+  BackgroundCli patch(patchArgs(sandbox, "  *** Update File: foo.txt\n@@\n-old\n+new\n"),
+                      sandbox.workspace());
+  json request = editor.waitServerRequest("workspace/applyEdit");
+  ASSERT_FALSE(request.is_null()) << editor.log();
+  std::int64_t version = 0;
+  std::string next = applyDocumentEdit(buffer, request["params"]["edit"], uri, version);
+  EXPECT_EQ(next, "unsaved\nnew\n");
+  editor.didChange(uri, 2, {LspClient::fullChange(next)});
+  editor.respond(request["id"], {{"applied", true}});
+  CliRun done = patch.wait();
+  EXPECT_EQ(done.exit_code, 0) << done.err << editor.log();
+  EXPECT_EQ(sandbox.read("foo.txt"), disk) << "foo.txt is open: its disk file stays untouched";
+  EXPECT_EQ(editor.shutdownAndExit(), 0);
+}
+
 TEST(CliPatchRouting, APatchSpanningAnEditorsWorkspaceAndOutsideIsRefused) {
   AgentSandbox sandbox;
   sandbox.write("a.txt", "a1\na2\n");
