@@ -44,7 +44,7 @@ export async function partReconcile(page, { L, hooks, ws, bin, env, testDir, foc
   L.check('reconcile: the disk write merged into the dirty buffer; the user\'s typing stays; disk = the writer\'s text',
     merged && lineOf(now, 1) === 'row 01 (mine)' && now.isDirty && fs.readFileSync(file, 'utf8') === theirs,
     { line1: lineOf(now, 1), line25: lineOf(now, 25), isDirty: now.isDirty });
-  const log = runCli(bin, ['log', '--json'], env);
+  const log = runCli(bin, ['log', '--path', file, '--json'], env);
   const ops = JSON.stringify(log.json ?? log.stdout ?? '');
   L.check('reconcile: `hashline log` has the merge as an op by agent disk, method reconcile',
     log.status === 0 && ops.includes('"disk"') && ops.includes('reconcile') && ops.includes(name), { status: log.status, out: ops.slice(0, 800), stderr: log.stderr });
