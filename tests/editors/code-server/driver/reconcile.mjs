@@ -61,11 +61,21 @@ export async function partReconcile(page, { L, hooks, ws, bin, env, testDir, foc
   L.check('reconcile: Ctrl+S saves without the "file is newer" conflict; disk = buffer (both changes)',
     saved && !/newer|Compare|Overwrite/i.test(toasts) && linesOf(disk)[0] === 'row 01 (mine)' && linesOf(disk)[24] === 'row 25 (written by another program)',
     { saved: !!saved, toasts, disk: disk.slice(0, 200) });
-  const settings = fs.readFileSync(path.join(testDir, 'user', 'User', 'settings.json'), 'utf8');
+  // The override lives for one save: it is removed once VS Code reports the save done.
+  const settingsFile = path.join(testDir, 'user', 'User', 'settings.json');
+  const clean = await poll(() => !fs.readFileSync(settingsFile, 'utf8').includes('saveConflictResolution'));
   L.check('reconcile: no files.saveConflictResolution override is left in the user settings after the save',
-    !settings.includes('saveConflictResolution'), settings);
+    clean, fs.readFileSync(settingsFile, 'utf8'));
 
-  // 3. An overlapping write: the user types on line 10, the writer changes line 10 too.
+  // 3. A write behind the now clean buffer: VS Code reloads it and hashline merges it; the buffer
+  // ends equal to the disk (the change applied once, not twice).
+  const next = withLine(fs.readFileSync(file, 'utf8'), 28, 'row 28 (written behind a clean buffer)');
+  foreignWrite(file, next);
+  const same = await poll(async () => { const d = await doc(); return d && d.text === next ? d : null; });
+  L.check('reconcile: a write behind a clean buffer leaves buffer = disk (applied once)', same,
+    { buffer: (await doc()).text.slice(-120), disk: next.slice(-120) });
+
+  // 4. An overlapping write: the user types on line 10, the writer changes line 10 too.
   await typeAtLineEnd(page, 10, ' (mine too)');
   await poll(async () => lineOf(await doc(), 10) === 'row 10 (mine too)');
   const base = fs.readFileSync(file, 'utf8');
