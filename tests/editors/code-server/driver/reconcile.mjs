@@ -72,6 +72,7 @@ export async function partReconcile(page, { L, hooks, ws, bin, env, testDir, foc
   const next = withLine(fs.readFileSync(file, 'utf8'), 28, 'row 28 (written behind a clean buffer)');
   foreignWrite(file, next);
   const same = await poll(async () => { const d = await doc(); return d && d.text === next ? d : null; });
+  L.log('clean write: isDirty', same && same.isDirty);
   L.check('reconcile: a write behind a clean buffer leaves buffer = disk (applied once)', same,
     { buffer: (await doc()).text.slice(-120), disk: next.slice(-120) });
 
