@@ -37,7 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerReviewCommands(server, review),
     ...registerReviewLens(review),
     ...registerReviewDecorations(review),
-    new Reconcile(server, review, log),
+    new Reconcile(server, review, log, context.globalState),
     ...registerTestHooks(server, log),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsServer(e) && server) {

@@ -14,6 +14,8 @@ interface MergedDisk {
 }
 
 const overrideKey = 'saveConflictResolution';
+// globalState key remembering an override in force (restored at the next start if still set).
+const armedKey = 'hashline.reconcile.armedOverride';
 
 export class Reconcile implements vscode.Disposable {
   // Documents (by URI string) whose current disk content hashline merged into the buffer.
@@ -26,7 +28,11 @@ export class Reconcile implements vscode.Disposable {
     private readonly server: HashlineServer,
     private readonly review: ReviewModel,
     private readonly log: vscode.OutputChannel,
+    private readonly state: vscode.Memento,
   ) {
+    // A window that closed in the middle of such a save left the override set: put it back.
+    this.armed = state.get(armedKey);
+    void this.disarm();
     this.subscriptions.push(
       server.onDidReconcile((p) => void this.reconciled(p)),
       vscode.workspace.onWillSaveTextDocument((e) => {
@@ -34,7 +40,7 @@ export class Reconcile implements vscode.Disposable {
       }),
       vscode.workspace.onDidSaveTextDocument((doc) => {
         this.merged.delete(doc.uri.toString());
-        void this.disarm();
+        if (this.armed?.uri === doc.uri.toString()) void this.disarm();
       }),
       vscode.workspace.onDidCloseTextDocument((doc) => this.merged.delete(doc.uri.toString())),
       vscode.commands.registerCommand('hashline.showConflicts', () => this.listConflicts()),
@@ -102,6 +108,7 @@ export class Reconcile implements vscode.Disposable {
     try {
       await cfg.update(overrideKey, 'overwriteFileOnDisk', vscode.ConfigurationTarget.Global, true);
       this.armed = { uri: doc.uri.toString(), languageId: doc.languageId, previous };
+      await this.state.update(armedKey, this.armed);
       this.log.appendLine(`[hashline] saving ${doc.uri.fsPath} over the disk write hashline merged`);
     } catch (e) {
       this.log.appendLine(`[hashline] could not allow the save over the merged write: ${errorText(e)}`);
@@ -115,6 +122,7 @@ export class Reconcile implements vscode.Disposable {
     const cfg = vscode.workspace.getConfiguration('files', { languageId: a.languageId });
     try {
       await cfg.update(overrideKey, a.previous, vscode.ConfigurationTarget.Global, true);
+      await this.state.update(armedKey, undefined);
     } catch (e) {
       this.log.appendLine(`[hashline] could not restore files.saveConflictResolution: ${errorText(e)}`);
     }
