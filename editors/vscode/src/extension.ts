@@ -6,6 +6,7 @@
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
+import { Reconcile } from './reconcile';
 import { registerReviewCommands } from './reviewCommands';
 import { registerReviewDecorations } from './reviewDecorations';
 import { registerReviewLens } from './reviewLens';
@@ -36,6 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerReviewCommands(server, review),
     ...registerReviewLens(review),
     ...registerReviewDecorations(review),
+    new Reconcile(server, review, log, context.globalState),
     ...registerTestHooks(server, log),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsServer(e) && server) {

@@ -14,6 +14,8 @@ export const Commands = {
   accept: 'hashline.accept',
   reject: 'hashline.reject',
   status: 'hashline.status',
+  conflicts: 'hashline.conflicts',
+  resolve: 'hashline.resolve',
 } as const;
 
 export const SnapshotRequest = 'hashline/snapshot';
@@ -88,4 +90,29 @@ export function isRefused(x: unknown): x is EditOutcome & { error: Refusal } {
 
 export function isReadResult(x: unknown): x is ReadResult {
   return typeof x === 'object' && x !== null && Array.isArray((x as ReadResult).lines);
+}
+
+// Server → client notification after a foreign disk write was reconciled (docs/reconcile.md).
+export const ReconciledNotification = 'hashline/reconciled';
+
+export interface ReconcileConflict {
+  id: string;
+  line: number;
+  endLine: number;
+  ours: string;
+  theirs: string;
+  uri?: string;
+  path?: string;
+}
+
+export interface ReconciledParams {
+  uri: string;
+  path: string;
+  kind: 'merged' | 'conflict' | 'deleted';
+  version?: number;
+  op?: number;
+  agent?: string;
+  hunks?: number;
+  conflicts?: ReconcileConflict[];
+  bufferMatchesDisk?: boolean;
 }

@@ -11,7 +11,7 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { SnapshotRequest, SnapshotResult } from './protocol';
+import { ReconciledNotification, ReconciledParams, SnapshotRequest, SnapshotResult } from './protocol';
 import { initializationOptions, readSettings, serverArguments } from './settings';
 
 // Every document VS Code can hand us text for: files on disk and unsaved new buffers.
@@ -26,6 +26,9 @@ export class HashlineServer implements vscode.Disposable {
   private readonly stateChanged = new vscode.EventEmitter<void>();
   // Fires when the server starts, stops or fails (for the language status item).
   readonly onDidChangeState = this.stateChanged.event;
+  private readonly reconciled = new vscode.EventEmitter<ReconciledParams>();
+  // Fires on every `hashline/reconciled` notification (a foreign disk write met an open buffer).
+  readonly onDidReconcile = this.reconciled.event;
 
   constructor(
     private readonly log: vscode.OutputChannel,
@@ -101,6 +104,11 @@ export class HashlineServer implements vscode.Disposable {
     return this.client ? this.client.code2ProtocolConverter.asUri(uri) : uri.toString();
   }
 
+  // The VS Code URI of a URI string the server sent (the client's own conversion).
+  codeUri(uri: string): vscode.Uri {
+    return this.client ? this.client.protocol2CodeConverter.asUri(uri) : vscode.Uri.parse(uri);
+  }
+
   private async launch(): Promise<LanguageClient> {
     const settings = readSettings();
     const args = serverArguments(settings);
@@ -125,6 +133,7 @@ export class HashlineServer implements vscode.Disposable {
     const client = new LanguageClient('hashline', 'hashline', serverOptions, clientOptions);
     this.client = client;
     client.onDidChangeState(() => this.stateChanged.fire());
+    client.onNotification(ReconciledNotification, (p: ReconciledParams) => this.reconciled.fire(p));
     try {
       await client.start();
     } catch (e) {
@@ -143,6 +152,7 @@ export class HashlineServer implements vscode.Disposable {
   dispose(): void {
     void this.stop();
     this.stateChanged.dispose();
+    this.reconciled.dispose();
   }
 }
 

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 
 export type Tier = 'line' | 'block' | 'chain';
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+export type Reconcile = 'off' | 'clean' | 'merge';
 
 export interface Settings {
   binaryPath: string;
@@ -12,6 +13,7 @@ export interface Settings {
   agentSocket: boolean;
   serverArgs: string[];
   confirmAgentEdits: boolean;
+  reconcile: Reconcile;
 }
 
 // The review UI's switches; read on every redraw, so no restart is needed.
@@ -29,6 +31,7 @@ export function readSettings(): Settings {
     agentSocket: cfg.get<boolean>('agentSocket', true),
     serverArgs: cfg.get<string[]>('serverArgs', []),
     confirmAgentEdits: cfg.get<boolean>('confirmAgentEdits', false),
+    reconcile: cfg.get<Reconcile>('reconcile', 'merge'),
   };
 }
 
@@ -59,12 +62,14 @@ export function initializationOptions(s: Settings, session: string) {
     // Agent edits go out as change annotations with needsConfirmation: VS Code shows its refactor
     // preview and the user applies or discards them.
     confirmEdits: s.confirmAgentEdits,
+    // Foreign disk writes behind open documents: off | clean | merge (docs/reconcile.md).
+    reconcile: ['off', 'clean', 'merge'].includes(s.reconcile) ? s.reconcile : 'merge',
   };
 }
 
 // Settings whose change needs the server restarted (everything the server reads at startup).
 export function affectsServer(e: vscode.ConfigurationChangeEvent): boolean {
-  return ['path', 'tier', 'logLevel', 'agentSocket', 'serverArgs', 'confirmAgentEdits'].some((k) =>
+  return ['path', 'tier', 'logLevel', 'agentSocket', 'serverArgs', 'confirmAgentEdits', 'reconcile'].some((k) =>
     e.affectsConfiguration(`hashline.${k}`),
   );
 }
