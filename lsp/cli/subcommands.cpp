@@ -4,6 +4,7 @@
 #include "lsp/cli/agent_commands.h"
 #include "lsp/cli/journal_commands.h"
 #include "lsp/cli/lsp_command.h"
+#include "lsp/cli/setup_command.h"
 #include "lsp/mcp/mcp_command.h"
 #include "lsp/version.h"
 
@@ -38,6 +39,8 @@ const std::vector<Subcommand>& subcommands() {
       {"pending", "list agent hunks not yet reviewed, where they are now", runPendingCommand},
       {"accept", "mark an op, hunk (OP#K) or turn reviewed", runAcceptCommand},
       {"reject", "reverse one hunk (OP#K), keeping everything else", runRejectCommand},
+      {"setup", "register hashline mcp with an agent (claude, codex, gemini, vscode-copilot)",
+       runSetupCommand},
   };
   return table;
 }
