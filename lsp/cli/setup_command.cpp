@@ -109,6 +109,10 @@ int applyFile(const setup::TargetFile& file, const std::string& state, bool dry_
                 {"existed", existing.has_value()},
                 {"original", before},
                 {"record", OrderedJson::array()}};
+  // Changed by someone else since hashline wrote it: the original is no longer what undo may put
+  // back byte-exact, only hashline's entries can be removed.
+  if (manifest.contains("written") && manifest["written"].get<std::string>() != before)
+    manifest["byte_exact"] = false;
   for (auto& entry : outcome.record)
     manifest["record"].push_back(entry);
   manifest["toml"] = file.toml;
@@ -139,7 +143,8 @@ int undoFile(const std::string& path, const std::string& state, bool dry_run) {
   }
   std::optional<std::string> current = readFile(path);
   std::string now = current.value_or("");
-  bool unchanged = current && *current == manifest["written"].get<std::string>();
+  bool unchanged = current && *current == manifest["written"].get<std::string>() &&
+                   manifest.value("byte_exact", true);
   bool existed = manifest["existed"].get<bool>();
   std::string restored;
   if (unchanged) {

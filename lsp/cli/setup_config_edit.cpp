@@ -232,24 +232,24 @@ EditOutcome replaceTomlTable(const std::string& text, const std::string& name,
 
 std::string restoreTomlTable(const std::string& text, const std::string& name,
                              const OrderedJson& record) {
+  // The first entry tells what was there before hashline: nothing (the table is removed, edited
+  // or not) or the user's own table (put back).
   if (record.empty()) return text;
-  const OrderedJson& entry = record[0];
+  const OrderedJson& first = record[0];
   auto span = findTomlTable(text, name);
   if (!span) return text;
-  std::string current = text.substr(span->begin, span->end - span->begin);
-  if (entry.contains("previous")) {
-    if (current != entry["written"].get<std::string>()) return text; // changed since: keep
-    return text.substr(0, span->begin) + entry["previous"].get<std::string>() +
+  if (first.contains("previous"))
+    return text.substr(0, span->begin) + first["previous"].get<std::string>() +
            text.substr(span->end);
-  }
-  if (current != entry["appended"].get<std::string>()) return text;
-  std::string separator = entry["separator"];
+  std::string separator = first["separator"];
   std::size_t begin = span->begin;
-  if (begin >= separator.size() &&
-      text.compare(begin - separator.size(), separator.size(), separator) == 0 &&
-      span->end == text.size())
+  if (span->end == text.size() && begin >= separator.size() &&
+      text.compare(begin - separator.size(), separator.size(), separator) == 0)
     begin -= separator.size();
-  return text.substr(0, begin) + text.substr(span->end);
+  std::size_t end = span->end;
+  // Inside the file: drop the blank line that followed the table too.
+  if (end < text.size() && text[end] == '\n') ++end;
+  return text.substr(0, begin) + text.substr(end);
 }
 
 } // namespace hashline::cli::setup
