@@ -132,8 +132,15 @@ if "$bin" doctor --help >/dev/null 2>&1; then
   check "doctor: a fix line for the missing registration" grep -q "fix: hashline setup" "$scratch/doctor.out"
   check "doctor: the binary and its version" grep -q "hashline [0-9]" "$scratch/doctor.out"
   "$bin" setup claude >/dev/null
-  "$bin" doctor >"$scratch/doctor2.out" 2>&1 && status=0 || status=$?
-  check "doctor: registered claude (project) shown" grep -q "claude (project).*registered" "$scratch/doctor2.out"
+  PATH="$(dirname "$bin"):$PATH" "$bin" doctor >"$scratch/doctor2.out" 2>&1 && status=0 || status=$?
+  check "doctor: registered claude (project) shown" grep -q "claude (project): registered" "$scratch/doctor2.out"
+  check "doctor: healthy once registered and on PATH (exit 0)" test "$status" = 0
+  # A registration whose command is gone is a problem with its fix.
+  "$bin" setup claude --user >/dev/null
+  sed -i "s|\"$bin\"|\"/gone/hashline\"|" "$HOME/.claude.json"
+  PATH="$(dirname "$bin"):$PATH" "$bin" doctor >"$scratch/doctor3.out" 2>&1 && status=0 || status=$?
+  check "doctor: a registration whose command is gone fails (exit 1)" test "$status" = 1
+  check "doctor: its fix" grep -q "fix: hashline setup claude --user" "$scratch/doctor3.out"
 fi
 
 echo "setup suite: $passed passed, $failed failed"
