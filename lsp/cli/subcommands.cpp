@@ -2,9 +2,11 @@
 #include "lsp/cli/subcommands.h"
 
 #include "lsp/cli/agent_commands.h"
+#include "lsp/cli/doctor_command.h"
 #include "lsp/cli/journal_commands.h"
 #include "lsp/cli/reconcile_commands.h"
 #include "lsp/cli/lsp_command.h"
+#include "lsp/cli/setup_command.h"
 #include "lsp/mcp/mcp_command.h"
 #include "lsp/version.h"
 
@@ -43,6 +45,10 @@ const std::vector<Subcommand>& subcommands() {
        runResolveCommand},
       {"accept", "mark an op, hunk (OP#K) or turn reviewed", runAcceptCommand},
       {"reject", "reverse one hunk (OP#K), keeping everything else", runRejectCommand},
+      {"doctor", "check the install, agent registrations and the sidecar, with fixes",
+       runDoctorCommand},
+      {"setup", "register hashline mcp with an agent (claude, codex, gemini, vscode-copilot)",
+       runSetupCommand},
   };
   return table;
 }

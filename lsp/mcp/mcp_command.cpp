@@ -27,20 +27,22 @@ constexpr const char* kUsage =
     "  --session ID      the session the tools act as (default: $HASHLINE_SESSION, else \"mcp\")\n"
     "  --agent NAME      the agent's name in the journal (default: the client's name)\n"
     "  --log-level L     error, warn (default), info or debug; the log goes to stderr\n"
+    "  --tools LIST      offer only these tools, e.g. read,edit,replace,patch (default: all)\n"
     "  -h, --help        show this help\n";
 
 } // namespace
 
 int runMcpCommand(std::vector<std::string> raw) {
   Arguments args(std::move(raw));
-  std::string workspace, session, agent, log_level = "warn";
+  std::string workspace, session, agent, log_level = "warn", tools = "all";
   while (!args.done()) {
     if (args.flag("-h") || args.flag("--help")) {
       std::fputs(kUsage, stdout);
       return 0;
     }
     if (args.option("--workspace", workspace) || args.option("--session", session) ||
-        args.option("--agent", agent) || args.option("--log-level", log_level))
+        args.option("--agent", agent) || args.option("--log-level", log_level) ||
+        args.option("--tools", tools))
       continue;
     std::fprintf(stderr, "hashline mcp: unknown argument '%s'\n\n%s", args.take().c_str(), kUsage);
     return 2;
@@ -55,6 +57,11 @@ int runMcpCommand(std::vector<std::string> raw) {
     return 2;
   }
   log::setLevel(*level);
+  auto selection = mcp::parseToolSelection(tools);
+  if (auto* problem = std::get_if<std::string>(&selection)) {
+    std::fprintf(stderr, "hashline mcp: %s\n", problem->c_str());
+    return 2;
+  }
   ::signal(SIGPIPE, SIG_IGN);
 
   agent::RouterOptions options;
@@ -67,7 +74,7 @@ int runMcpCommand(std::vector<std::string> raw) {
   else if (const char* value = std::getenv("HASHLINE_SESSION"); value && *value)
     caller.session = value;
   if (!agent.empty()) caller.agent = agent;
-  mcp::McpServer server(options, caller);
+  mcp::McpServer server(options, caller, std::get<mcp::ToolSelection>(selection));
   if (!agent.empty()) server.keepAgentName();
   return server.serve(std::cin, std::cout);
 }

@@ -25,7 +25,10 @@ constexpr const char* kInstructions =
     "Every edit is checked against what you read; if the file changed, the edit is refused with "
     "an error code, a hint and fresh anchors — use those and retry. If the user has the file "
     "open in an editor running hashline, edits land in the editor buffer (unsaved text "
-    "included), never behind it on disk.";
+    "included), never behind it on disk. `dry_run: true` verifies and shows the diff without "
+    "writing. `confirm: true` asks the user to confirm the edit in the editor first (LSP change "
+    "annotations: VS Code shows its refactor preview); declined: EDITOR_REJECTED, nothing "
+    "written; editors without support apply as usual. ";
 
 json errorResponse(const json& id, int code, const std::string& message) {
   return json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
@@ -54,8 +57,8 @@ struct ProtocolFault {
 
 } // namespace
 
-McpServer::McpServer(agent::RouterOptions router_options, ToolCaller caller)
-    : router_(std::move(router_options)), caller_(std::move(caller)) {}
+McpServer::McpServer(agent::RouterOptions router_options, ToolCaller caller, ToolSelection tools)
+    : router_(std::move(router_options)), caller_(std::move(caller)), tools_(std::move(tools)) {}
 
 json McpServer::handleRequest(const std::string& method, const json& params) {
   if (method == "initialize") {
@@ -76,16 +79,18 @@ json McpServer::handleRequest(const std::string& method, const json& params) {
                  {{"name", "hashline"},
                   {"title", "hashline: verified line-anchored edits"},
                   {"version", std::string(programVersion())}}},
-                {"instructions", kInstructions}};
+                {"instructions", std::string(kInstructions) + errorVocabulary()}};
   }
   if (method == "ping") return json::object();
-  if (method == "tools/list") return json{{"tools", toolDefinitions()}};
+  if (method == "tools/list") return json{{"tools", toolDefinitions(tools_)}};
   if (method == "tools/call") {
     lsp::ParamsReader reader(params, "tools/call");
     std::string name;
     if (!reader.string({"name"}, name, true)) throw ProtocolFault{-32602, reader.error->message};
-    if (!isTool(name)) throw ProtocolFault{-32602, "unknown tool '" + name + "'"};
+    if (!isTool(name) || !tools_.offers(name))
+      throw ProtocolFault{-32602, "unknown tool '" + name + "'"};
     const json* arguments = reader.find({"arguments"});
+    if (arguments && arguments->is_null()) arguments = nullptr;
     if (arguments && !arguments->is_object())
       throw ProtocolFault{-32602, "invalid params for tools/call: params.arguments: expected an "
                                   "object, got " +

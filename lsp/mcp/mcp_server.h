@@ -25,7 +25,8 @@ inline constexpr const char* kLatestProtocolVersion = "2025-11-25";
 
 class McpServer {
 public:
-  McpServer(agent::RouterOptions router_options, ToolCaller caller);
+  /// Offers the tools of `tools` (default: all).
+  McpServer(agent::RouterOptions router_options, ToolCaller caller, ToolSelection tools = {});
 
   /// Handles one line; returns the line to send back (without newline), if any.
   std::optional<std::string> handleLine(const std::string& line);
@@ -39,6 +40,7 @@ private:
 
   agent::AgentRouter router_;
   ToolCaller caller_;
+  ToolSelection tools_;
   bool caller_named_ = false; // agent name given explicitly (else taken from clientInfo)
   std::string protocol_version_ = kLatestProtocolVersion;
 };

@@ -17,16 +17,9 @@ constexpr const char* kAnchors =
     "(e.g. `12:c3d:rst`) is that line's anchor. Copy anchors exactly from your latest read; "
     "never invent or compute them. ";
 
-constexpr const char* kErrors =
-    "If the edit is refused the result is an error whose text starts with a code: "
-    "STALE_ANCHOR / STALE_VERSION (the file changed since your read: use the fresh anchors "
-    "shown, or read again, then retry), NOT_OBSERVED (read the file first), ANCHOR_UNKNOWN / "
-    "MALFORMED_ANCHOR (you miscopied an anchor: copy it again from a read), AMBIGUOUS_ANCHOR / "
-    "AMBIGUOUS (several places match: add context or use anchors), NOT_FOUND (the text is not "
-    "there: read the file), OVERLAPPING_EDITS (merge the edits), NO_CHANGE (the edit changes "
-    "nothing), OUTSIDE_WORKSPACE (the path is outside the workspace), NOT_TEXT (binary file), "
-    "EDITOR_REJECTED / EDITOR_TIMEOUT / DESYNCED / IO_ERROR (retry once, then tell the user). "
-    "Nothing is written when an edit is refused. ";
+// The error vocabulary is shared by every editing tool; it lives once in the server's
+// instructions (errorVocabulary(), sent with `initialize`) and each description points there.
+constexpr const char* kErrors = "Refusals start with an error code (see the server instructions). ";
 
 const json kPath = {{"type", "string"},
                     {"description",
@@ -34,11 +27,9 @@ const json kPath = {{"type", "string"},
                      "MCP server runs in, or its --workspace)."}};
 const json kDryRun = {{"type", "boolean"},
                       {"description", "Verify and show the diff without writing anything."}};
-const json kConfirm = {
-    {"type", "boolean"},
-    {"description", "Ask the user to confirm the edit in the editor first (LSP change annotations: "
-                    "VS Code shows its refactor preview). Declined: EDITOR_REJECTED, nothing "
-                    "written. Editors without support apply as usual."}};
+const json kConfirm = {{"type", "boolean"},
+                       {"description", "Ask the user to confirm in the editor first (see the "
+                                       "server instructions)."}};
 
 json object(json properties, json required) {
   return json{{"type", "object"},
@@ -89,6 +80,29 @@ json anchoredEditSchema() {
 
 } // namespace
 
+const char* errorVocabulary() {
+  return "If an edit is refused the result is an error whose text starts with a code: "
+         "STALE_ANCHOR / STALE_VERSION (the file changed since your read: use the fresh anchors "
+         "shown, or read again, then retry), NOT_OBSERVED (read the file first), ANCHOR_UNKNOWN / "
+         "MALFORMED_ANCHOR (you miscopied an anchor: copy it again from a read), AMBIGUOUS_ANCHOR "
+         "/ "
+         "AMBIGUOUS (several places match: add context or use anchors), NOT_FOUND (the text is not "
+         "there: read the file), OVERLAPPING_EDITS (merge the edits), NO_CHANGE (the edit changes "
+         "nothing), OUTSIDE_WORKSPACE (the path is outside the workspace), NOT_TEXT (binary file), "
+         "INVALID_ARGUMENTS (an argument has the wrong type or name: fix it as the message says), "
+         "EDITOR_REJECTED / EDITOR_TIMEOUT / DESYNCED / IO_ERROR (retry once, then tell the user). "
+         "Nothing is written when an edit is refused.";
+}
+
+json toolDefinitions(const ToolSelection& selection) {
+  json all = toolDefinitions();
+  json offered = json::array();
+  for (json& definition : all)
+    if (selection.offers(definition["name"].get<std::string>()))
+      offered.push_back(std::move(definition));
+  return offered;
+}
+
 json toolDefinitions() {
   json tools = json::array();
   tools.push_back(tool(
@@ -115,7 +129,7 @@ json toolDefinitions() {
       std::string("Edit a file by anchors from your latest hashline_read. Give all edits of one "
                   "change in one call: they use the numbering of the read, are verified together "
                   "and applied together (or not at all). Prefer this for precise line edits. ") +
-          kAnchors + kErrors +
+          "Copy anchors exactly from your latest read. " + kErrors +
           "On success the result shows the diff and fresh anchors of the changed lines; use "
           "those (or re-read) for the next edit.",
       object({{"path", kPath},

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "lsp/agent/agent_router.h"
+#include "lsp/mcp/tool_selection.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -21,8 +22,13 @@ struct ToolCaller {
   std::string agent = "mcp";
 };
 
-/// `tools/list`'s `tools` array.
+/// `tools/list`'s `tools` array: every tool.
 nlohmann::json toolDefinitions();
+/// The tools `selection` offers.
+nlohmann::json toolDefinitions(const ToolSelection& selection);
+
+/// The error codes an edit can be refused with and what to do on each (server instructions).
+const char* errorVocabulary();
 
 /// True when `name` is one of the tools.
 bool isTool(const std::string& name);

@@ -1,6 +1,7 @@
 // Reads the `hashline.*` settings and turns them into how the server is started
 // (command line, initializationOptions). Called by server.ts on start and on every restart.
 import * as vscode from 'vscode';
+import { resolveBinary } from './binary';
 
 export type Tier = 'line' | 'block' | 'chain';
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -25,7 +26,7 @@ export interface ReviewSettings {
 export function readSettings(): Settings {
   const cfg = vscode.workspace.getConfiguration('hashline');
   return {
-    binaryPath: cfg.get<string>('path', 'hashline') || 'hashline',
+    binaryPath: resolveBinary(cfg.get<string>('path', 'hashline')),
     tier: cfg.get<Tier>('tier', 'block'),
     logLevel: cfg.get<LogLevel>('logLevel', 'info'),
     agentSocket: cfg.get<boolean>('agentSocket', true),

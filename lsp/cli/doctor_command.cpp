@@ -1,0 +1,207 @@
+// `hashline doctor`: the checks and their report; see doctor_command.h.
+#include "lsp/cli/doctor_command.h"
+
+#include "lsp/agent/agent_client.h"
+#include "lsp/agent/discovery.h"
+#include "lsp/cli/setup_config_edit.h"
+#include "lsp/cli/setup_targets.h"
+#include "lsp/version.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace hashline::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using setup::OrderedJson;
+
+constexpr const char* kUsage =
+    "usage: hashline doctor [--project-dir DIR]\n"
+    "Reports what is installed, which agents have hashline registered and whether a sidecar\n"
+    "serves the current directory; prints a fix for each problem. Exit 1 when one was found.\n";
+
+struct Report {
+  int problems = 0;
+  void ok(const std::string& text) { std::printf("ok    %s\n", text.c_str()); }
+  void info(const std::string& text) { std::printf("info  %s\n", text.c_str()); }
+  void problem(const std::string& text, const std::string& fix) {
+    ++problems;
+    std::printf("FAIL  %s\n      fix: %s\n", text.c_str(), fix.c_str());
+  }
+};
+
+std::string env(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? std::string(value) : fallback;
+}
+
+std::optional<std::string> onPath(const std::string& name) {
+  std::stringstream dirs(env("PATH", ""));
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+void checkBinary(Report& report, const std::string& self) {
+  report.ok("hashline " + std::string(programVersion()) + " (" + self + ")");
+  auto found = onPath("hashline");
+  if (!found)
+    report.problem("no `hashline` on PATH (editors and agents start it by name)",
+                   "cmake --install build-release --prefix ~/.local, and put ~/.local/bin on PATH");
+  else
+    report.ok("on PATH: " + *found);
+}
+
+/// Neovim's packpath holds share/nvim/site of XDG_DATA_HOME and each XDG_DATA_DIRS entry.
+void checkNeovim(Report& report, const std::string& home) {
+  std::vector<std::string> sites = {env("XDG_DATA_HOME", home + "/.local/share") + "/nvim/site"};
+  std::stringstream dirs(env("XDG_DATA_DIRS", "/usr/local/share:/usr/share"));
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    sites.push_back(dir + "/nvim/site");
+  std::vector<std::string> plugin_dirs;
+  for (const auto& site : sites) {
+    std::error_code error;
+    for (auto pack = fs::directory_iterator(site + "/pack", error);
+         !error && pack != fs::directory_iterator(); pack.increment(error))
+      for (const char* kind : {"/start", "/opt"})
+        for (auto plugin = fs::directory_iterator(pack->path().string() + kind, error);
+             !error && plugin != fs::directory_iterator(); plugin.increment(error))
+          if (fs::exists(plugin->path() / "lua/hashline/init.lua"))
+            plugin_dirs.push_back(plugin->path().string());
+    error.clear();
+  }
+  std::string lazy = env("XDG_DATA_HOME", home + "/.local/share") + "/nvim/lazy/hashline";
+  if (fs::exists(lazy + "/lua/hashline/init.lua")) plugin_dirs.push_back(lazy);
+  if (plugin_dirs.empty())
+    report.info("Neovim plugin: not found in a packpath (install it with cmake --install, or "
+                "add editors/nvim with your plugin manager)");
+  for (const auto& dir : plugin_dirs)
+    report.ok("Neovim plugin: " + dir);
+}
+
+void checkVscode(Report& report, const std::string& home) {
+  bool found = false;
+  for (const char* root : {"/.vscode/extensions", "/.vscode-server/extensions",
+                           "/.local/share/code-server/extensions"}) {
+    std::error_code error;
+    for (auto entry = fs::directory_iterator(home + root, error);
+         !error && entry != fs::directory_iterator(); entry.increment(error))
+      if (entry->path().filename().string().find("hashline") != std::string::npos) {
+        report.ok("VS Code extension: " + entry->path().string());
+        found = true;
+      }
+  }
+  if (!found) report.info("VS Code extension: not installed");
+}
+
+/// The registered command of `file`, if hashline is registered there.
+std::optional<std::string> registeredCommand(const setup::RegistrationFile& file) {
+  auto text = readFile(file.path);
+  if (!text) return std::nullopt;
+  if (file.toml) {
+    auto span = setup::findTomlTable(*text, file.toml_table);
+    if (!span) return std::nullopt;
+    std::string table = text->substr(span->begin, span->end - span->begin);
+    std::size_t key = table.find("command");
+    std::size_t open = key == std::string::npos ? key : table.find('"', key);
+    std::size_t close = open == std::string::npos ? open : table.find('"', open + 1);
+    return close == std::string::npos ? std::string() : table.substr(open + 1, close - open - 1);
+  }
+  OrderedJson document = OrderedJson::parse(*text, nullptr, false, /*ignore_comments=*/true);
+  const OrderedJson* node = &document;
+  for (const auto& key : file.json_path) {
+    if (!node->is_object() || !node->contains(key)) return std::nullopt;
+    node = &(*node)[key];
+  }
+  return node->is_object() ? node->value("command", std::string()) : std::string();
+}
+
+void checkAgents(Report& report, const std::string& project_dir, const std::string& home) {
+  int registered = 0;
+  for (const auto& file : setup::registrationFiles(project_dir, home)) {
+    auto command = registeredCommand(file);
+    if (!command) continue;
+    ++registered;
+    bool runs = command->find('/') != std::string::npos ? ::access(command->c_str(), X_OK) == 0
+                                                        : onPath(*command).has_value();
+    if (runs)
+      report.ok(file.agent + ": registered in " + file.path + " (" + *command + ")");
+    else
+      report.problem(file.agent + ": registered in " + file.path + " but '" + *command +
+                         "' is not an executable",
+                     "hashline setup " + file.agent.substr(0, file.agent.find(' ')) +
+                         (file.agent.find("user") != std::string::npos ? " --user" : ""));
+  }
+  if (registered == 0)
+    report.problem("no agent has hashline registered as an MCP server",
+                   "hashline setup claude (or codex, gemini, vscode-copilot)");
+}
+
+void checkSidecar(Report& report, const std::string& project_dir) {
+  std::error_code error;
+  std::string real = fs::canonical(project_dir, error).string();
+  auto sidecar = agent::findSidecarFor(error ? project_dir : real);
+  if (!sidecar) {
+    report.info("no editor sidecar serves " + project_dir +
+                " (agents edit the disk; open the project in an editor running hashline to edit "
+                "its buffers)");
+    return;
+  }
+  auto answer = agent::callSidecar(sidecar->socket, "status", {{"session", "doctor"}},
+                                   std::chrono::milliseconds(3000));
+  if (answer.ok() && std::holds_alternative<nlohmann::json>(answer.value()))
+    report.ok("sidecar pid " + std::to_string(sidecar->pid) + " serves " + project_dir + " (" +
+              sidecar->socket + ")");
+  else
+    report.problem("the sidecar pid " + std::to_string(sidecar->pid) + " for " + project_dir +
+                       " does not answer on " + sidecar->socket,
+                   "restart the editor's hashline client (Neovim :LspRestart, VS Code: reload "
+                   "window)");
+}
+
+} // namespace
+
+int runDoctorCommand(std::vector<std::string> args) {
+  std::string project_dir = fs::current_path().string();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "-h" || args[i] == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (args[i] == "--project-dir" && i + 1 < args.size()) {
+      project_dir = args[++i];
+      continue;
+    }
+    std::fprintf(stderr, "hashline doctor: unknown argument '%s'\n\n%s", args[i].c_str(), kUsage);
+    return 2;
+  }
+  std::error_code error;
+  std::string self = fs::read_symlink("/proc/self/exe", error).string();
+  std::string home = env("HOME", "");
+  Report report;
+  checkBinary(report, self);
+  checkNeovim(report, home);
+  checkVscode(report, home);
+  checkAgents(report, project_dir, home);
+  checkSidecar(report, project_dir);
+  std::printf(report.problems == 0 ? "healthy\n" : "%d problem(s)\n", report.problems);
+  return report.problems == 0 ? 0 : 1;
+}
+
+} // namespace hashline::cli

@@ -1,0 +1,117 @@
+// The agents' configuration files and hashline's entries in them; see setup_targets.h.
+#include "lsp/cli/setup_targets.h"
+
+#include <cstdlib>
+
+namespace hashline::cli::setup {
+
+namespace {
+
+std::string env(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? std::string(value) : fallback;
+}
+
+std::string codexConfig(const std::string& home) {
+  return env("CODEX_HOME", home + "/.codex") + "/config.toml";
+}
+
+std::string vscodeUserMcp(const std::string& home) {
+  return env("XDG_CONFIG_HOME", home + "/.config") + "/Code/User/mcp.json";
+}
+
+/// `"text"` as a TOML basic string.
+std::string tomlString(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+} // namespace
+
+const std::vector<std::string>& agentNames() {
+  static const std::vector<std::string> names = {"claude", "codex", "gemini", "vscode-copilot"};
+  return names;
+}
+
+Scope defaultScope(const std::string& agent) {
+  return agent == "codex" ? Scope::User : Scope::Project;
+}
+
+std::variant<TargetPlan, std::string> planFor(const std::string& agent, Scope scope,
+                                              bool prefer_hashline, const std::string& binary,
+                                              const std::string& project_dir,
+                                              const std::string& home) {
+  const bool project = scope == Scope::Project;
+  OrderedJson args = OrderedJson::array({"mcp"});
+  TargetPlan plan;
+  if (agent == "claude") {
+    plan.files.push_back({project ? project_dir + "/.mcp.json" : home + "/.claude.json",
+                          false,
+                          {{{"mcpServers", "hashline"},
+                            OrderedJson{{"type", "stdio"}, {"command", binary}, {"args", args}}}}});
+    if (prefer_hashline)
+      plan.files.push_back(
+          {(project ? project_dir : home) + "/.claude/settings.json",
+           false,
+           {{{"permissions", "deny"}, OrderedJson::array({"Edit", "Write", "MultiEdit"}), true}}});
+  } else if (agent == "codex") {
+    if (project)
+      return std::string("codex reads MCP servers only from ~/.codex/config.toml: use --user");
+    TargetFile file{codexConfig(home), true, {}, "mcp_servers.hashline", {}};
+    file.toml_text =
+        "[mcp_servers.hashline]\ncommand = " + tomlString(binary) + "\nargs = [\"mcp\"]\n";
+    plan.files.push_back(file);
+    if (prefer_hashline)
+      plan.notes.push_back("codex has no setting that disables its apply_patch tool; add to your "
+                           "AGENTS.md: \"Edit files with the hashline MCP tools (hashline_read, "
+                           "then hashline_edit / hashline_patch), not apply_patch.\"");
+  } else if (agent == "gemini") {
+    std::string path = (project ? project_dir : home) + "/.gemini/settings.json";
+    TargetFile file{
+        path,
+        false,
+        {{{"mcpServers", "hashline"}, OrderedJson{{"command", binary}, {"args", args}}}}};
+    if (prefer_hashline)
+      file.json_changes.push_back(
+          {{"tools", "exclude"}, OrderedJson::array({"replace", "write_file"}), true});
+    plan.files.push_back(file);
+  } else if (agent == "vscode-copilot") {
+    plan.files.push_back({project ? project_dir + "/.vscode/mcp.json" : vscodeUserMcp(home),
+                          false,
+                          {{{"servers", "hashline"},
+                            OrderedJson{{"type", "stdio"}, {"command", binary}, {"args", args}}}}});
+    if (prefer_hashline)
+      plan.notes.push_back("VS Code has no setting that disables Copilot's own edit tools; pick "
+                           "the hashline tools in the chat's tool picker instead.");
+  } else {
+    return "unknown agent '" + agent + "' (claude, codex, gemini or vscode-copilot)";
+  }
+  return plan;
+}
+
+std::vector<RegistrationFile> registrationFiles(const std::string& project_dir,
+                                                const std::string& home) {
+  return {
+      {"claude (project)", project_dir + "/.mcp.json", false, {"mcpServers", "hashline"}, {}},
+      {"claude (user)", home + "/.claude.json", false, {"mcpServers", "hashline"}, {}},
+      {"codex (user)", codexConfig(home), true, {}, "mcp_servers.hashline"},
+      {"gemini (project)",
+       project_dir + "/.gemini/settings.json",
+       false,
+       {"mcpServers", "hashline"},
+       {}},
+      {"gemini (user)", home + "/.gemini/settings.json", false, {"mcpServers", "hashline"}, {}},
+      {"vscode-copilot (project)",
+       project_dir + "/.vscode/mcp.json",
+       false,
+       {"servers", "hashline"},
+       {}},
+      {"vscode-copilot (user)", vscodeUserMcp(home), false, {"servers", "hashline"}, {}},
+  };
+}
+
+} // namespace hashline::cli::setup

@@ -1,0 +1,64 @@
+// Where each agent keeps its MCP registration and its edit-tool settings, for `hashline setup`
+// and `hashline doctor`: the files (per scope), their format, and the entries hashline adds.
+//
+// Claude Code: `.mcp.json` (project) or `~/.claude.json` (user), `mcpServers.hashline`;
+//   --prefer-hashline denies its Edit/Write/MultiEdit tools in `.claude/settings.json` or
+//   `~/.claude/settings.json` (`permissions.deny`).
+// Codex: `$CODEX_HOME/config.toml` (default `~/.codex/config.toml`), table
+//   `[mcp_servers.hashline]`; user scope only. It has no setting that turns its apply_patch off.
+// Gemini CLI: `.gemini/settings.json` or `~/.gemini/settings.json`, `mcpServers.hashline`;
+//   --prefer-hashline excludes its `replace` and `write_file` tools (`tools.exclude`).
+// VS Code Copilot: `.vscode/mcp.json` or the user profile's `mcp.json`, `servers.hashline`.
+#pragma once
+
+#include "lsp/cli/setup_config_edit.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hashline::cli::setup {
+
+enum class Scope { Project, User };
+
+/// One file hashline setup edits.
+struct TargetFile {
+  std::string path;
+  bool toml = false;
+  std::vector<JsonChange> json_changes; // JSON files
+  std::string toml_table;               // TOML: the table name ...
+  std::string toml_text;                // ... and its text
+};
+
+struct TargetPlan {
+  std::vector<TargetFile> files;
+  std::vector<std::string> notes; // what the user should know (no file for it)
+};
+
+/// The agents `setup` knows, in help order.
+const std::vector<std::string>& agentNames();
+
+/// The default scope of `agent` (user for codex, project for the others).
+Scope defaultScope(const std::string& agent);
+
+/// The files to edit for `agent` at `scope`, registering `binary` as `BINARY mcp`; with
+/// `prefer_hashline` also the settings that steer the agent to hashline's tools. A string when
+/// the combination does not exist (codex --project).
+std::variant<TargetPlan, std::string> planFor(const std::string& agent, Scope scope,
+                                              bool prefer_hashline, const std::string& binary,
+                                              const std::string& project_dir,
+                                              const std::string& home);
+
+/// The registration files `doctor` checks, with the JSON key path / TOML table that holds
+/// hashline's entry.
+struct RegistrationFile {
+  std::string agent;
+  std::string path;
+  bool toml = false;
+  std::vector<std::string> json_path;
+  std::string toml_table;
+};
+std::vector<RegistrationFile> registrationFiles(const std::string& project_dir,
+                                                const std::string& home);
+
+} // namespace hashline::cli::setup
