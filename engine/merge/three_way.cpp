@@ -2,7 +2,9 @@
 #include "engine/merge/three_way.h"
 
 #include "engine/diff/line_diff.h"
+#include "engine/text/chunk_compare.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace hashline::merge {
@@ -47,9 +49,8 @@ struct SideCursor {
   }
 };
 
-} // namespace
-
-MergeResult mergeThreeWay(std::string_view base, std::string_view ours, std::string_view theirs) {
+/// The merge of three whole texts, lines split and diffed from the first to the last.
+MergeResult mergeLines(std::string_view base, std::string_view ours, std::string_view theirs) {
   MergeResult result;
   if (ours == theirs) return result;
   result.differs = true;
@@ -106,6 +107,72 @@ MergeResult mergeThreeWay(std::string_view base, std::string_view ours, std::str
         {base_range, our_range, their_range, std::move(our_text), std::move(their_text)});
   }
   return result;
+}
+
+void shift(LineRange& range, std::size_t lines) {
+  range.begin += lines;
+  range.end += lines;
+}
+
+/// The merge of the differing middle: the lines all three texts share at the start and at the
+/// end are cut off first (see three_way.h); `ours` is a sequence of chunks of `ours_size` bytes.
+MergeResult mergeMiddle(std::string_view base, const Chunks& ours, std::size_t ours_size,
+                        std::string_view theirs) {
+  const Chunks base_chunks{base}, theirs_chunks{theirs};
+  // The shared prefix, cut back to just after its last line break.
+  std::size_t prefix =
+      std::min(commonPrefix(base_chunks, ours), commonPrefix(base_chunks, theirs_chunks));
+  const std::size_t last_break =
+      prefix == 0 ? std::string_view::npos : base.rfind('\n', prefix - 1);
+  prefix = last_break == std::string_view::npos ? 0 : last_break + 1;
+  // The shared suffix (not reaching into the prefix), cut forward to just after its first line
+  // break, so that it starts a line in all three texts.
+  const std::size_t room = std::min({base.size(), ours_size, theirs.size()}) - prefix;
+  std::size_t suffix = std::min(commonSuffix(base_chunks, ours, room),
+                                commonSuffix(base_chunks, theirs_chunks, room));
+  const std::size_t first_break = base.substr(base.size() - suffix).find('\n');
+  suffix = first_break == std::string_view::npos ? 0 : suffix - first_break - 1;
+
+  // Only the middle of ours becomes one string.
+  std::string ours_middle;
+  ours_middle.reserve(ours_size - suffix - prefix);
+  std::size_t at = 0;
+  for (std::string_view chunk : ours) {
+    const std::size_t from = std::max(at, prefix),
+                      to = std::min(at + chunk.size(), ours_size - suffix);
+    if (from < to) ours_middle.append(chunk.substr(from - at, to - from));
+    at += chunk.size();
+  }
+  MergeResult result = mergeLines(base.substr(prefix, base.size() - suffix - prefix), ours_middle,
+                                  theirs.substr(prefix, theirs.size() - suffix - prefix));
+  if (prefix == 0) return result;
+  const auto lines = static_cast<std::size_t>(
+      std::count(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(prefix), '\n'));
+  for (ByteEdit& edit : result.edits) {
+    edit.begin += prefix;
+    edit.end += prefix;
+  }
+  for (TakenHunk& hunk : result.taken) {
+    shift(hunk.base, lines);
+    shift(hunk.ours, lines);
+    shift(hunk.theirs, lines);
+  }
+  for (Conflict& conflict : result.conflicts) {
+    shift(conflict.base, lines);
+    shift(conflict.ours, lines);
+    shift(conflict.theirs, lines);
+  }
+  return result;
+}
+
+} // namespace
+
+MergeResult mergeThreeWay(std::string_view base, std::string_view ours, std::string_view theirs) {
+  return mergeMiddle(base, Chunks{ours}, ours.size(), theirs);
+}
+
+MergeResult mergeThreeWay(std::string_view base, const Rope& ours, std::string_view theirs) {
+  return mergeMiddle(base, chunksOf(ours), ours.byteSize(), theirs);
 }
 
 std::size_t mergedLine(const MergeResult& result, std::size_t ours_line) {

@@ -41,7 +41,9 @@ SettledRead readSettled(const std::string& path, std::size_t max_bytes) {
     ::close(fd);
     return {SettledRead::TooLarge, {}, std::to_string(before.st_size) + " bytes"};
   }
-  read.bytes.resize(static_cast<std::size_t>(before.st_size));
+  // One byte more than the file: a read that fills the size exactly then sees EOF without
+  // growing (and copying) the buffer.
+  read.bytes.resize(static_cast<std::size_t>(before.st_size) + 1);
   std::size_t got = 0;
   for (;;) {
     if (got == read.bytes.size()) read.bytes.resize(got + 4096 + got / 4); // grew meanwhile
