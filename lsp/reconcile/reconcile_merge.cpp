@@ -16,27 +16,27 @@ using nlohmann::json;
 void Reconciler::merge(Tracked& tracked, std::string disk) {
   OpenDocument* open = server_.documents().find(tracked.key);
   auto state = std::make_shared<PendingMerge>();
-  state->base = tracked.base.value_or(std::string());
-  state->theirs = std::move(disk);
+  state->base = tracked.base ? tracked.base : std::make_shared<const std::string>();
+  state->theirs = std::make_shared<const std::string>(std::move(disk));
   state->before = open->document.text();
   state->before_version = open->document.version();
-  state->last = merge::mergeThreeWay(state->base, open->document.text(), state->theirs);
+  state->last = merge::mergeThreeWay(*state->base, open->document.text(), *state->theirs);
   if (!state->last.differs) { // the buffer already holds the disk's text
-    tracked.base = std::move(state->theirs);
+    tracked.base = state->theirs;
     return;
   }
   if (state->last.edits.empty()) { // every disk hunk overlaps the user's typing
     json message = {{"kind", "conflict"}, {"hunks", 0}};
     noteConflicts(tracked, state->last, open->document.version(), message);
     message["bufferMatchesDisk"] = false;
-    tracked.base = std::move(state->theirs);
+    tracked.base = state->theirs;
     announce(tracked, std::move(message));
     return;
   }
   tracked.merging = true;
   BufferPlanner planner = [state](OpenDocument& document, bool) -> Result<PlannedEdit> {
     if (document.document.version() != state->before_version) // the user typed: merge again
-      state->last = merge::mergeThreeWay(state->base, document.document.text(), state->theirs);
+      state->last = merge::mergeThreeWay(*state->base, document.document.text(), *state->theirs);
     if (state->last.edits.empty())
       return Error::make(ErrorCode::NoChange, "the buffer already holds the disk's change");
     EditPlan plan;
@@ -89,7 +89,7 @@ void Reconciler::announceMerge(Tracked& tracked, const PendingMerge& state,
     tracked.recent.pop_front();
   noteConflicts(tracked, state.last, applied.version_after, message);
   const OpenDocument* open = server_.documents().find(tracked.key);
-  message["bufferMatchesDisk"] = open && ropeEquals(open->document.text(), state.theirs);
+  message["bufferMatchesDisk"] = open && ropeEquals(open->document.text(), *state.theirs);
   log::info("reconcile: merged a disk write into ", tracked.path, " (", state.last.taken.size(),
             " hunks, ", state.last.conflicts.size(), " conflicts, op ", op, ")");
   announce(tracked, std::move(message));
@@ -99,8 +99,8 @@ void Reconciler::journalRacingReload(Tracked& tracked, const PendingMerge& state
   const OpenDocument* open = server_.documents().find(tracked.key);
   // VS Code reloads a clean buffer from disk on its own, racing our edit: journal that reload
   // as the merge, so it is reviewable and undoable like one.
-  if (!open || !ropeEquals(state.before, state.base) ||
-      !ropeEquals(open->document.text(), state.theirs))
+  if (!open || !ropeEquals(state.before, *state.base) ||
+      !ropeEquals(open->document.text(), *state.theirs))
     return;
   AppliedEdit record;
   record.method = "reconcile";
@@ -112,7 +112,7 @@ void Reconciler::journalRacingReload(Tracked& tracked, const PendingMerge& state
   record.before = state.before;
   record.after = open->document.text();
   record.plan.base_version = state.before_version;
-  record.plan.edits = minimalEdits(state.base, state.theirs);
+  record.plan.edits = minimalEdits(*state.base, *state.theirs);
   json message = {{"kind", "merged"},
                   {"version", open->document.version()},
                   {"hunks", state.last.taken.size()},

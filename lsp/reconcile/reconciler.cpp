@@ -108,7 +108,8 @@ void Reconciler::track(const std::string& key, const OpenDocument& document) {
   tracked->uri = document.uri;
   tracked->path = *path;
   SettledRead disk = readSettled(*path, options_.max_bytes);
-  if (disk.kind == SettledRead::Text) tracked->base = std::move(disk.bytes);
+  if (disk.kind == SettledRead::Text)
+    tracked->base = std::make_shared<const std::string>(std::move(disk.bytes));
   tracked->recent.push_back({document.document.version(), document.document.text()});
   std::vector<std::string> paths = {*path};
   if (char* real = ::realpath(path->c_str(), nullptr)) {
@@ -238,7 +239,7 @@ void Reconciler::reconcile(Tracked& tracked, std::string disk) {
       conflicts_.removeDocument(tracked.key); // the user saved their side
     }
     tracked.waiting = false;
-    tracked.base = std::move(disk);
+    tracked.base = std::make_shared<const std::string>(std::move(disk));
     tracked.recent.erase(tracked.recent.begin(), tracked.recent.end() - 1);
     return;
   }

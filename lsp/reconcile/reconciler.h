@@ -75,7 +75,7 @@ private:
   void reconcile(Tracked& tracked, std::string disk);
   /// One merge in flight: the three texts, the latest result, the buffer when it started.
   struct PendingMerge {
-    std::string base, theirs;
+    std::shared_ptr<const std::string> base, theirs;
     merge::MergeResult last;
     Rope before;
     std::int64_t before_version = 0;

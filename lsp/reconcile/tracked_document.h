@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,7 +23,9 @@ struct Reconciler::Tracked {
   /// The paths whose directory entries are watched: the document's, and the file it resolves to
   /// when that differs (a symlink: agents write the target).
   std::vector<std::string> watched;
-  std::optional<std::string> base; // nullopt: no file on disk when opened
+  /// The text the buffer last had in common with the disk; null: no file on disk when opened.
+  /// Shared, never copied: a merge in flight holds it while the next write is read.
+  std::shared_ptr<const std::string> base;
   struct Version {
     std::int64_t version = 0;
     Rope text;
