@@ -13,11 +13,11 @@ namespace hashline::lsp {
 
 using nlohmann::json;
 
-void Reconciler::merge(Tracked& tracked, std::string disk) {
+void Reconciler::merge(Tracked& tracked, SharedFileBytes disk) {
   OpenDocument* open = server_.documents().find(tracked.key);
   auto state = std::make_shared<PendingMerge>();
-  state->base = tracked.base ? tracked.base : std::make_shared<const std::string>();
-  state->theirs = std::make_shared<const std::string>(std::move(disk));
+  state->base = tracked.base ? tracked.base : std::make_shared<const FileBytes>();
+  state->theirs = std::move(disk);
   state->before = open->document.text();
   state->before_version = open->document.version();
   state->last = merge::mergeThreeWay(*state->base, open->document.text(), *state->theirs);

@@ -108,8 +108,7 @@ void Reconciler::track(const std::string& key, const OpenDocument& document) {
   tracked->uri = document.uri;
   tracked->path = *path;
   SettledRead disk = readSettled(*path, options_.max_bytes);
-  if (disk.kind == SettledRead::Text)
-    tracked->base = std::make_shared<const std::string>(std::move(disk.bytes));
+  if (disk.kind == SettledRead::Text) tracked->base = std::move(disk.bytes);
   tracked->recent.push_back({document.document.version(), document.document.text()});
   std::vector<std::string> paths = {*path};
   if (char* real = ::realpath(path->c_str(), nullptr)) {
@@ -207,8 +206,8 @@ void Reconciler::check(const std::string& key) {
   }
   tracked->missing_since.reset();
   tracked->told_missing = false;
-  if (tracked->base && disk.bytes == *tracked->base) return; // touched, rewritten unchanged
-  if (disk.bytes.empty() && !(tracked->base && tracked->base->empty())) {
+  if (tracked->base && *disk.bytes == *tracked->base) return; // touched, rewritten unchanged
+  if (disk.bytes->empty() && !(tracked->base && tracked->base->empty())) {
     // Believed only once the file has stayed empty and untouched for the grace: measured from
     // the last write event, not from the first empty read (a long burst of truncate-then-write
     // shows many empty moments; none of them may count towards the grace of a later one).
@@ -218,7 +217,7 @@ void Reconciler::check(const std::string& key) {
   reconcile(*tracked, std::move(disk.bytes));
 }
 
-void Reconciler::reconcile(Tracked& tracked, std::string disk) {
+void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
   OpenDocument* open = server_.documents().find(tracked.key);
   if (!open || open->desynced()) return;
   const Rope& current = open->document.text();
@@ -227,7 +226,7 @@ void Reconciler::reconcile(Tracked& tracked, std::string disk) {
   // left the base with no didSave around the write.
   std::optional<std::size_t> held;
   for (std::size_t i = tracked.recent.size(); !held && i-- > 0;)
-    if (ropeEquals(tracked.recent[i].text, disk)) held = i;
+    if (ropeEquals(tracked.recent[i].text, *disk)) held = i;
   if (held) {
     const bool left_the_base =
         *held > 0 && tracked.base && ropeEquals(tracked.recent[*held - 1].text, *tracked.base);
@@ -239,7 +238,7 @@ void Reconciler::reconcile(Tracked& tracked, std::string disk) {
       conflicts_.removeDocument(tracked.key); // the user saved their side
     }
     tracked.waiting = false;
-    tracked.base = std::make_shared<const std::string>(std::move(disk));
+    tracked.base = std::move(disk);
     tracked.recent.erase(tracked.recent.begin(), tracked.recent.end() - 1);
     return;
   }
@@ -253,8 +252,8 @@ void Reconciler::reconcile(Tracked& tracked, std::string disk) {
   tracked.waiting = false;
   const bool dirty = !tracked.base || !ropeEquals(current, *tracked.base);
   if (dirty && options_.mode == ReconcileMode::Clean) {
-    if (tracked.skipped == disk) return;
-    tracked.skipped = disk;
+    if (tracked.skipped == disk->view()) return;
+    tracked.skipped = std::string(disk->view());
     server_.notify("window/showMessage",
                    {{"type", 2},
                     {"message", "hashline: " + fileName(tracked.path) +

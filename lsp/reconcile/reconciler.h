@@ -25,6 +25,7 @@
 
 #include "engine/merge/three_way.h"
 #include "lsp/reconcile/conflict_list.h"
+#include "lsp/reconcile/disk_read.h"
 #include "lsp/reconcile/file_watcher.h"
 #include "lsp/reconcile/reconcile_options.h"
 #include "lsp/reconcile/reconcile_requests.h"
@@ -72,15 +73,15 @@ private:
   void arm(Tracked& tracked, std::chrono::milliseconds after);
   void check(const std::string& key);
   /// The disk text is known and differs from the base: own save, or a foreign write to merge.
-  void reconcile(Tracked& tracked, std::string disk);
+  void reconcile(Tracked& tracked, SharedFileBytes disk);
   /// One merge in flight: the three texts, the latest result, the buffer when it started.
   struct PendingMerge {
-    std::shared_ptr<const std::string> base, theirs;
+    SharedFileBytes base, theirs;
     merge::MergeResult last;
     Rope before;
     std::int64_t before_version = 0;
   };
-  void merge(Tracked& tracked, std::string disk);
+  void merge(Tracked& tracked, SharedFileBytes disk);
   void onMergeDone(const std::string& key, const PendingMerge& state, Result<BufferApplied> outcome,
                    std::uint64_t op);
   void announceMerge(Tracked& tracked, const PendingMerge& state, const BufferApplied& applied,

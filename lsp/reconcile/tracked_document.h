@@ -25,7 +25,7 @@ struct Reconciler::Tracked {
   std::vector<std::string> watched;
   /// The text the buffer last had in common with the disk; null: no file on disk when opened.
   /// Shared, never copied: a merge in flight holds it while the next write is read.
-  std::shared_ptr<const std::string> base;
+  SharedFileBytes base;
   struct Version {
     std::int64_t version = 0;
     Rope text;
