@@ -4,6 +4,7 @@
 #include "engine/diff/line_diff.h"
 
 #include <algorithm>
+#include <optional>
 #include <cstdlib>
 
 namespace hashline::journal {
@@ -126,6 +127,32 @@ Result<std::uint32_t> HunkLocator::locate(const JournalHunk& hunk, HunkRef ref,
   if (best_score <= 0 && (had_neighbours || n == 0))
     return conflict(hunk, ref, name, "the lines around it were changed since");
   return static_cast<std::uint32_t>(best_at);
+}
+
+std::optional<std::uint32_t> locateInPlace(const Rope& text, const JournalHunk& hunk) {
+  const std::vector<std::string_view> wanted = splitLinesKeepingEnds(hunk.after_text);
+  const auto& above = hunk.context_before;
+  const auto& below = hunk.context_after;
+  // A pure deletion without context scores nothing anywhere: locate() decides.
+  if (wanted.empty() && above.empty() && below.empty()) return std::nullopt;
+  // Lines as splitLinesKeepingEnds counts them: a final line break ends the last line.
+  const std::size_t breaks = text.lineBreaks();
+  const std::size_t count =
+      text.empty() ? 0 : text.lineStartByte(breaks) == text.byteSize() ? breaks : breaks + 1;
+  auto line = [&](std::size_t index) {
+    return text.slice(text.lineStartByte(index), text.lineEndWithBreakByte(index));
+  };
+  const std::size_t at = hunk.after_line, n = wanted.size();
+  if (at + n > count || at < above.size() || at + n + below.size() > count) return std::nullopt;
+  if (hunk.context_reaches_start && at != above.size()) return std::nullopt;
+  if (hunk.context_reaches_end && at + n + below.size() != count) return std::nullopt;
+  for (std::size_t i = 0; i < n; ++i)
+    if (line(at + i) != wanted[i]) return std::nullopt;
+  for (std::size_t k = 0; k < above.size(); ++k)
+    if (line(at - above.size() + k) != above[k]) return std::nullopt;
+  for (std::size_t k = 0; k < below.size(); ++k)
+    if (line(at + n + k) != below[k]) return std::nullopt;
+  return static_cast<std::uint32_t>(at);
 }
 
 Result<std::uint32_t> locateHunk(const std::vector<std::string_view>& lines,

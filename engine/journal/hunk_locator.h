@@ -13,14 +13,19 @@
 // costs its candidate places (where its first line, or for a pure deletion a neighbour, occurs —
 // usually one), not a scan of the text, so locating H hunks is O(lines + H) instead of
 // O(lines × H) (`pending` after every agent edit, rewinds of long sessions). It answers exactly
-// what a scan would (same place, same CONFLICT). Pure; a locator is thread-compatible.
+// what a scan would (same place, same CONFLICT). `locateInPlace` is its fast path for a hunk
+// still exactly where the op left it (the common case: the review signs refreshed right after
+// an op): it reads only the hunk's lines and context from the Rope, O(hunk · log n), and answers
+// only when that place is provably the one locate() would pick. Pure; thread-compatible.
 #pragma once
 
 #include "engine/journal/journal_op.h"
 #include "engine/plan/edit_plan.h"
 #include "engine/support/result.h"
+#include "engine/text/rope.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -47,6 +52,11 @@ private:
   std::unordered_map<std::string_view, std::uint32_t> first_;
   std::vector<std::uint32_t> next_;
 };
+
+/// HunkLocator::locate's answer when the hunk is still exactly where the op left it: its
+/// after-lines at `hunk.after_line` of `text` with every context line (and text end) it recorded
+/// around them — no other place can score as high at distance 0. Otherwise nullopt: ask locate().
+std::optional<std::uint32_t> locateInPlace(const Rope& text, const JournalHunk& hunk);
 
 /// One hunk in `lines` (builds a HunkLocator; use one locator for many hunks of one text).
 Result<std::uint32_t> locateHunk(const std::vector<std::string_view>& lines,

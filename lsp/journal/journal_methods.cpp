@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace hashline::lsp {
 
@@ -268,11 +269,26 @@ void JournalService::pending(const ScopeRequest& request, ServiceCallback done) 
   json out = json::array();
   std::size_t total = 0;
   for (const FileEntry& file : files) {
-    Result<std::string> current = currentText(file.target);
-    std::vector<std::string_view> lines;
-    if (current) lines = splitLinesKeepingEnds(*current);
-    // One index of the text for all its hunks: O(lines + hunks), not a scan per hunk.
-    HunkLocator locator(lines);
+    Result<Rope> current = currentRope(file.target);
+    // Hunks still where their op left them are confirmed in place on the rope (O(hunk)); the
+    // first one that moved builds one index of the whole text for the rest (O(lines + hunks)).
+    struct WholeText {
+      std::string text;
+      std::vector<std::string_view> lines;
+      std::optional<HunkLocator> locator;
+    };
+    std::unique_ptr<WholeText> whole;
+    auto locate = [&](const JournalHunk& hunk, HunkRef ref) -> Result<std::uint32_t> {
+      if (!current) return current.error();
+      if (std::optional<std::uint32_t> in_place = locateInPlace(*current, hunk)) return *in_place;
+      if (!whole) {
+        whole = std::make_unique<WholeText>();
+        whole->text = current->toString();
+        whole->lines = splitLinesKeepingEnds(whole->text);
+        whole->locator.emplace(whole->lines);
+      }
+      return whole->locator->locate(hunk, ref, file.name);
+    };
     json hunks = json::array();
     for (const JournalOp* op : file.ops) {
       for (const JournalHunk& hunk : op->hunks) {
@@ -283,8 +299,7 @@ void JournalService::pending(const ScopeRequest& request, ServiceCallback done) 
                       {"session", op->session},         {"turn", op->turn},
                       {"lines", hunk.afterLineCount()}, {"removedLines", hunk.beforeLineCount()},
                       {"before", hunk.before_text},     {"after", hunk.after_text}};
-        Result<std::uint32_t> where =
-            current ? locator.locate(hunk, ref, file.name) : Result<std::uint32_t>(current.error());
+        Result<std::uint32_t> where = locate(hunk, ref);
         if (where) {
           entry["line"] = *where + 1;
         } else {

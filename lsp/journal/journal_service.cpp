@@ -296,15 +296,21 @@ Result<ServiceTarget> JournalService::targetOfPath(const std::string& path) cons
   return service_.locate(ref);
 }
 
-Result<std::string> JournalService::currentText(const ServiceTarget& target) const {
+Result<Rope> JournalService::currentRope(const ServiceTarget& target) const {
   if (target.open) {
     Result<const OpenDocument*> readable = service_.editor_->documents->readable(target.key);
     if (!readable) return readable.error();
-    return (*readable)->document.text().toString();
+    return (*readable)->document.text();
   }
   Result<DiskText> text = service_.disk_.load(*target.resolved, true);
   if (!text) return text.error();
-  return text->exists() ? text->text.toString() : std::string();
+  return text->exists() ? text->text : Rope();
+}
+
+Result<std::string> JournalService::currentText(const ServiceTarget& target) const {
+  Result<Rope> text = currentRope(target);
+  if (!text) return text.error();
+  return text->toString();
 }
 
 } // namespace hashline::lsp

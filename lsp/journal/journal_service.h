@@ -100,6 +100,8 @@ public:
   Result<ServiceTarget> targetOfPath(const std::string& path) const;
   /// The document's current text ("" for a missing disk file).
   Result<std::string> currentText(const ServiceTarget& target) const;
+  /// The same text as a Rope (a snapshot of the buffer, or the file on disk): no copy.
+  Result<Rope> currentRope(const ServiceTarget& target) const;
 
 private:
   JournalFile* file();
