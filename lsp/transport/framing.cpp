@@ -1,6 +1,8 @@
 // The Content-Length state machine (headers → body | discard), see framing.h for the rules.
 #include "lsp/transport/framing.h"
 
+#include "lsp/transport/line_framing.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -214,6 +216,16 @@ void appendFrame(std::string& out, std::string_view body) {
   out += std::to_string(body.size());
   out += "\r\n\r\n";
   out.append(body);
+}
+
+std::unique_ptr<MessageParser> makeMessageParser(Framing framing, FramingLimits limits) {
+  if (framing == Framing::Lines) return std::make_unique<LineParser>(limits);
+  return std::make_unique<FrameParser>(limits);
+}
+
+void appendFramed(Framing framing, std::string& out, std::string_view body) {
+  if (framing == Framing::Lines) return appendLine(out, body);
+  appendFrame(out, body);
 }
 
 std::string frameMessage(std::string_view body) {
