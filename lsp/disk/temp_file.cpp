@@ -2,6 +2,7 @@
 // named so a sweeper can tell a dead writer's litter from a live writer's temp.
 #include "lsp/disk/temp_file.h"
 
+#include "engine/support/hex.h"
 #include "lsp/disk/confined_dir.h"
 #include "lsp/disk/disk_file.h"
 
@@ -34,11 +35,7 @@ std::string randomHex() {
         (static_cast<std::uint64_t>(::getpid()) << 32);
   }
   value ^= counter.fetch_add(0x9e3779b97f4a7c15ull);
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex(16, '0');
-  for (int i = 15; i >= 0; --i, value >>= 4)
-    hex[static_cast<std::size_t>(i)] = kDigits[value & 0xf];
-  return hex;
+  return hex64(value);
 }
 
 std::string makeTempName(std::string_view target_name) {

@@ -1,6 +1,7 @@
 // The Content-Length state machine (headers → body | discard), see framing.h for the rules.
 #include "lsp/transport/framing.h"
 
+#include "engine/support/hex.h"
 #include "lsp/transport/line_framing.h"
 
 #include <algorithm>
@@ -43,10 +44,8 @@ std::string quoted(std::string_view text) {
     if (u >= 0x20 && u < 0x7f && c != '"' && c != '\\') {
       out.push_back(c);
     } else {
-      static constexpr char kHex[] = "0123456789abcdef";
       out += "\\x";
-      out.push_back(kHex[u >> 4]);
-      out.push_back(kHex[u & 15]);
+      appendHexByte(out, u);
     }
   }
   if (text.size() > 60) out += "...";
