@@ -67,40 +67,11 @@ const std::vector<FoldEntry>& foldTable() {
 } // namespace
 
 char32_t decodeUtf8(std::string_view text, std::size_t& byte) {
-  const auto lead = static_cast<unsigned char>(text[byte]);
-  auto invalid = [&] {
-    ++byte;
-    return static_cast<char32_t>(0xDC00 + lead);
-  };
-  if (lead < 0x80) {
-    ++byte;
-    return lead;
-  }
-  int length = 0;
-  char32_t cp = 0;
-  if ((lead & 0xE0) == 0xC0) {
-    length = 2;
-    cp = lead & 0x1F;
-  } else if ((lead & 0xF0) == 0xE0) {
-    length = 3;
-    cp = lead & 0x0F;
-  } else if ((lead & 0xF8) == 0xF0) {
-    length = 4;
-    cp = lead & 0x07;
-  } else {
-    return invalid();
-  }
-  if (byte + length > text.size()) return invalid();
-  for (int k = 1; k < length; ++k) {
-    const auto cont = static_cast<unsigned char>(text[byte + k]);
-    if ((cont & 0xC0) != 0x80) return invalid();
-    cp = (cp << 6) | (cont & 0x3F);
-  }
-  const char32_t min_for_length[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < min_for_length[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-    return invalid();
-  byte += length;
-  return cp;
+  const Utf8Sequence sequence = decodeUtf8Sequence(text, byte);
+  if (!sequence.valid()) // carried as a lone surrogate U+DC80..U+DCFF (appendUtf8 restores it)
+    return static_cast<char32_t>(0xDC00 + static_cast<unsigned char>(text[byte++]));
+  byte += sequence.length;
+  return sequence.code_point;
 }
 
 void appendUtf8(std::string& out, char32_t cp) {

@@ -1,6 +1,8 @@
 // In-chunk UTF-8 decoding and conversions for the Rope (see rope_chunk.h).
 #include "engine/text/rope_chunk.h"
 
+#include "engine/support/utf8.h"
+
 #include <bit>
 #include <cstring>
 
@@ -9,12 +11,6 @@ namespace {
 
 unsigned char byteAt(std::string_view text, std::size_t at) {
   return static_cast<unsigned char>(text[at]);
-}
-
-bool inRange(std::string_view text, std::size_t at, unsigned char low, unsigned char high) {
-  if (at >= text.size()) return false;
-  unsigned char byte = byteAt(text, at);
-  return byte >= low && byte <= high;
 }
 
 static_assert(std::endian::native == std::endian::little, "word scanning assumes little endian");
@@ -67,26 +63,9 @@ bool endsBreak(std::string_view chunk, std::size_t at) {
 } // namespace
 
 Decoded decodeMultiByte(std::string_view text, std::size_t at) {
-  unsigned char lead = byteAt(text, at);
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    if (inRange(text, at + 1, 0x80, 0xBF)) return {2, 1};
-    return {1, 1};
-  }
-  if (lead >= 0xE0 && lead <= 0xEF) {
-    unsigned char low = lead == 0xE0 ? 0xA0 : 0x80;
-    unsigned char high = lead == 0xED ? 0x9F : 0xBF;
-    if (inRange(text, at + 1, low, high) && inRange(text, at + 2, 0x80, 0xBF)) return {3, 1};
-    return {1, 1};
-  }
-  if (lead >= 0xF0 && lead <= 0xF4) {
-    unsigned char low = lead == 0xF0 ? 0x90 : 0x80;
-    unsigned char high = lead == 0xF4 ? 0x8F : 0xBF;
-    if (inRange(text, at + 1, low, high) && inRange(text, at + 2, 0x80, 0xBF) &&
-        inRange(text, at + 3, 0x80, 0xBF))
-      return {4, 2};
-    return {1, 1};
-  }
-  return {1, 1};
+  const Utf8Sequence sequence = decodeUtf8Sequence(text, at);
+  if (!sequence.valid()) return {1, 1};
+  return {sequence.length, static_cast<std::uint8_t>(sequence.length == 4 ? 2 : 1)};
 }
 
 Metrics measure(std::string_view chunk) {

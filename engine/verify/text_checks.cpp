@@ -1,6 +1,8 @@
 // NUL / UTF-8 validation; see text_checks.h.
 #include "engine/verify/text_checks.h"
 
+#include "engine/support/utf8.h"
+
 #include <string>
 
 namespace hashline {
@@ -8,30 +10,8 @@ namespace {
 
 // Length of the valid UTF-8 sequence at `bytes[i]`, or 0 if invalid (NUL counts as invalid).
 std::size_t sequenceLength(std::string_view bytes, std::size_t i) {
-  const auto at = [&](std::size_t k) { return static_cast<unsigned char>(bytes[k]); };
-  const unsigned char lead = at(i);
-  if (lead == 0) return 0;
-  if (lead < 0x80) return 1;
-  std::size_t length = 0;
-  unsigned char min_second = 0x80, max_second = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) min_second = 0xA0;
-    if (lead == 0xED) max_second = 0x9F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) min_second = 0x90;
-    if (lead == 0xF4) max_second = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + length > bytes.size()) return 0;
-  if (at(i + 1) < min_second || at(i + 1) > max_second) return 0;
-  for (std::size_t k = 2; k < length; ++k)
-    if (at(i + k) < 0x80 || at(i + k) > 0xBF) return 0;
-  return length;
+  if (bytes[i] == '\0') return 0;
+  return decodeUtf8Sequence(bytes, i).length;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // Blocking one-request client of the agent socket; see agent_client.h.
 #include "lsp/agent/agent_client.h"
 
+#include "lsp/disk/unique_fd.h"
 #include "lsp/rpc/json_rpc.h"
 #include "lsp/transport/framing.h"
 
@@ -17,20 +18,6 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-class FileDescriptor {
-public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  int get() const { return fd_; }
-
-private:
-  int fd_;
-};
 
 Error ioError(const std::string& message) {
   return Error::make(ErrorCode::IoError, message);
@@ -68,7 +55,7 @@ Result<lsp::ServiceOutcome> callSidecar(const std::string& socket_path, const st
     return ioError("socket path too long: " + socket_path);
   std::memcpy(address.sun_path, socket_path.c_str(), socket_path.size() + 1);
 
-  FileDescriptor socket(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  disk::UniqueFd socket(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (socket.get() < 0) return ioError(std::string("socket: ") + std::strerror(errno));
   if (::connect(socket.get(), reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0)
     return ioError("cannot connect to " + socket_path + ": " + std::strerror(errno));

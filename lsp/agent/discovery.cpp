@@ -2,22 +2,17 @@
 #include "lsp/agent/discovery.h"
 
 #include "lsp/disk/atomic_writer.h"
+#include "lsp/disk/dir_entries.h"
+#include "lsp/disk/disk_file.h"
 #include "lsp/disk/state_dir.h"
+#include "lsp/disk/unique_fd.h"
 #include "lsp/disk/workspace_roots.h"
 #include "lsp/support/log.h"
 
 #include <cerrno>
-#include <chrono>
-#include <cstdio>
-#include <cstring>
-#include <ctime>
-#include <dirent.h>
 #include <fcntl.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <signal.h>
-#include <sstream>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace hashline::agent {
@@ -58,6 +53,22 @@ bool endsWith(const std::string& text, const std::string& suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+bool isDiscoveryName(const std::string& name) {
+  return name.rfind(kPrefix, 0) == 0 && endsWith(name, kSuffix);
+}
+
+/// Removes a dead sidecar's discovery file and its socket (when that lies in the directory).
+void sweepDeadSidecar(int dir_fd, const std::string& dir, const std::string& name,
+                      const SidecarInfo& info) {
+  log::info("sweeping discovery file of dead sidecar pid ", info.pid);
+  ::unlinkat(dir_fd, name.c_str(), 0);
+  const std::string socket_dir = dir + "/";
+  if (info.socket.rfind(socket_dir, 0) != 0) return;
+  const std::string socket_name = info.socket.substr(socket_dir.size());
+  if (!socket_name.empty() && socket_name.find('/') == std::string::npos)
+    ::unlinkat(dir_fd, socket_name.c_str(), 0);
+}
+
 } // namespace
 
 bool processAlive(std::int64_t pid) {
@@ -87,26 +98,22 @@ std::vector<SidecarInfo> liveSidecars() {
   std::vector<SidecarInfo> found;
   auto dir = disk::runtimeDirectory();
   if (!dir) return found;
-  DIR* handle = ::opendir(dir->c_str());
-  if (!handle) return found;
-  while (dirent* entry = ::readdir(handle)) {
-    std::string name = entry->d_name;
-    if (name.rfind(kPrefix, 0) != 0 || !endsWith(name, kSuffix)) continue;
+  // Listed, read and swept through one descriptor: the directory is opened once.
+  disk::UniqueFd dir_fd(::open(dir->c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir_fd) return found;
+  for (const std::string& name : disk::directoryEntries(dir_fd.get())) {
+    if (!isDiscoveryName(name)) continue;
     std::string file = *dir + "/" + name;
-    std::ifstream in(file);
-    json value = json::parse(in, nullptr, /*allow_exceptions=*/false);
-    auto info = fromJSON(value, file);
-    if (!info) continue; // being written, or not ours: leave it alone
+    auto read = disk::readFileBytesAt(dir_fd.get(), name, file);
+    if (!read) continue; // gone meanwhile, or not a regular file
+    auto info = fromJSON(json::parse(read->bytes, nullptr, /*allow_exceptions=*/false), file);
+    if (!info) continue; // not ours: leave it alone (ours are published atomically)
     if (!processAlive(info->pid)) {
-      log::info("sweeping discovery file of dead sidecar pid ", info->pid);
-      ::unlink(file.c_str());
-      std::string socket_dir = *dir + "/";
-      if (info->socket.rfind(socket_dir, 0) == 0) ::unlink(info->socket.c_str());
+      sweepDeadSidecar(dir_fd.get(), *dir, name, *info);
       continue;
     }
     found.push_back(std::move(*info));
   }
-  ::closedir(handle);
   return found;
 }
 

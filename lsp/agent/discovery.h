@@ -1,10 +1,12 @@
 // Discovery: how the CLI and MCP find the `hashline lsp` sidecar that serves a path.
 //
 // Every sidecar with an agent socket writes `<runtime dir>/sidecar-<pid>.json`
-// ({pid, roots, socket, version, started}; 0600, written atomically) and removes it on exit.
-// Readers ignore — and sweep — files whose pid is dead, so a crashed sidecar never captures
-// later CLI runs. For a path, the sidecar whose canonical root holds it wins; the deepest root
-// wins when several do (a sidecar on ~/src/app beats one on ~/src).
+// ({pid, roots, socket, version, started}; 0600, written with lsp/disk's atomicWrite) and
+// removes it on exit. Readers list, read and sweep the directory through one descriptor
+// (lsp/disk: UniqueFd, directoryEntries, readFileBytesAt — never through a symlink), ignoring —
+// and sweeping — files whose pid is dead, so a crashed sidecar never captures later CLI runs.
+// For a path, the sidecar whose canonical root holds it wins; the deepest root wins when several
+// do (a sidecar on ~/src/app beats one on ~/src).
 //
 // Threading: stateless; safe from any thread. The runtime directory comes from
 // lsp/disk/state_dir.h (HASHLINE_RUNTIME_DIR in tests).

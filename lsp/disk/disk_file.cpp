@@ -1,6 +1,7 @@
 // Reading a file's exact bytes with a consistent fingerprint, and the text check (NUL / UTF-8).
 #include "lsp/disk/disk_file.h"
 
+#include "engine/support/utf8.h"
 #include "lsp/disk/confined_dir.h"
 #include "lsp/disk/unique_fd.h"
 
@@ -67,31 +68,9 @@ std::optional<std::size_t> firstInvalidUtf8(std::string_view bytes) {
       i += 8;
     }
     if (i >= size) break;
-    unsigned char lead = data[i];
-    if (lead < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t length;
-    unsigned char min_second = 0x80, max_second = 0xbf;
-    if (lead >= 0xc2 && lead <= 0xdf) {
-      length = 2;
-    } else if (lead >= 0xe0 && lead <= 0xef) {
-      length = 3;
-      if (lead == 0xe0) min_second = 0xa0; // overlong
-      if (lead == 0xed) max_second = 0x9f; // surrogates
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      length = 4;
-      if (lead == 0xf0) min_second = 0x90; // overlong
-      if (lead == 0xf4) max_second = 0x8f; // past U+10FFFF
-    } else {
-      return i; // continuation byte as lead, overlong C0/C1, or F5..FF
-    }
-    if (i + length > size) return i;
-    if (data[i + 1] < min_second || data[i + 1] > max_second) return i;
-    for (std::size_t k = 2; k < length; ++k)
-      if ((data[i + k] & 0xc0) != 0x80) return i;
-    i += length;
+    const Utf8Sequence sequence = decodeUtf8Sequence(bytes, i);
+    if (!sequence.valid()) return i;
+    i += sequence.length;
   }
   return std::nullopt;
 }

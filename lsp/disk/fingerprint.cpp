@@ -1,18 +1,14 @@
 // Fingerprints: XXH3-128 content hash plus stat facts, and their token form.
 #include "lsp/disk/fingerprint.h"
 
+#include "engine/support/hex.h"
+
 #include <charconv>
 #include <vector>
 #include <xxhash.h>
 
 namespace hashline::disk {
 namespace {
-
-void appendHex64(std::string& out, std::uint64_t value) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  for (int shift = 60; shift >= 0; shift -= 4)
-    out += kDigits[(value >> shift) & 0xf];
-}
 
 template <class Int> bool parseInt(std::string_view text, Int& out, int base = 10) {
   if (text.empty()) return false;

@@ -2,14 +2,15 @@
 // named so a sweeper can tell a dead writer's litter from a live writer's temp.
 #include "lsp/disk/temp_file.h"
 
+#include "engine/support/hex.h"
 #include "lsp/disk/confined_dir.h"
+#include "lsp/disk/dir_entries.h"
 #include "lsp/disk/disk_file.h"
 
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <dirent.h>
 #include <fcntl.h>
 #include <mutex>
 #include <set>
@@ -34,11 +35,7 @@ std::string randomHex() {
         (static_cast<std::uint64_t>(::getpid()) << 32);
   }
   value ^= counter.fetch_add(0x9e3779b97f4a7c15ull);
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex(16, '0');
-  for (int i = 15; i >= 0; --i, value >>= 4)
-    hex[static_cast<std::size_t>(i)] = kDigits[value & 0xf];
-  return hex;
+  return hex64(value);
 }
 
 std::string makeTempName(std::string_view target_name) {
@@ -76,29 +73,23 @@ std::size_t sweepStaleTemps(const std::string& dir) {
 }
 
 std::size_t sweepStaleTempsAt(int dir_fd) {
-  // A descriptor of our own to list (the caller's may be O_PATH; readdir moves its offset).
-  UniqueFd list_fd(::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  DIR* stream = list_fd ? ::fdopendir(list_fd.get()) : nullptr;
-  if (!stream) return 0;
-  list_fd.release(); // closedir closes it
   std::size_t removed = 0;
-  while (const dirent* entry = ::readdir(stream)) {
-    if (!isTempName(entry->d_name)) continue;
+  for (const std::string& name : directoryEntries(dir_fd)) {
+    if (!isTempName(name)) continue;
     // A temp carries its target's mode, which may be write-only: any access mode can flock.
     constexpr int kFlags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
-    UniqueFd fd(::openat(dir_fd, entry->d_name, O_RDONLY | kFlags));
-    if (!fd && errno == EACCES) fd.reset(::openat(dir_fd, entry->d_name, O_WRONLY | kFlags));
+    UniqueFd fd(::openat(dir_fd, name.c_str(), O_RDONLY | kFlags));
+    if (!fd && errno == EACCES) fd.reset(::openat(dir_fd, name.c_str(), O_WRONLY | kFlags));
     if (!fd) continue;
     struct stat opened {
     }, named{};
     // A free lock means the writer is gone; re-check the name still is this inode, then remove.
     if (::fstat(fd.get(), &opened) == 0 && S_ISREG(opened.st_mode) &&
         ::flock(fd.get(), LOCK_EX | LOCK_NB) == 0 &&
-        ::fstatat(dir_fd, entry->d_name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
-        sameInode(opened, named) && ::unlinkat(dir_fd, entry->d_name, 0) == 0)
+        ::fstatat(dir_fd, name.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+        sameInode(opened, named) && ::unlinkat(dir_fd, name.c_str(), 0) == 0)
       ++removed;
   }
-  ::closedir(stream);
   return removed;
 }
 

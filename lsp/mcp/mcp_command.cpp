@@ -1,14 +1,17 @@
-// `hashline mcp`: arguments, then the stdio loop; see mcp_command.h.
+// `hashline mcp`: arguments, then the server on a newline-framed stdio transport; see
+// mcp_command.h.
 #include "lsp/mcp/mcp_command.h"
 
 #include "lsp/cli/arguments.h"
 #include "lsp/mcp/mcp_server.h"
 #include "lsp/support/log.h"
+#include "lsp/transport/stream_transport.h"
 
+#include <boost/asio/io_context.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
 #include <signal.h>
+#include <unistd.h>
 
 namespace hashline::cli {
 
@@ -28,13 +31,16 @@ constexpr const char* kUsage =
     "  --agent NAME      the agent's name in the journal (default: the client's name)\n"
     "  --log-level L     error, warn (default), info or debug; the log goes to stderr\n"
     "  --tools LIST      offer only these tools, e.g. read,edit,replace,patch (default: all)\n"
+    "  --max-message-bytes N\n"
+    "                    answer lines longer than N bytes with an error and skip them; K, M,\n"
+    "                    G suffixes (default: 64M)\n"
     "  -h, --help        show this help\n";
 
 } // namespace
 
 int runMcpCommand(std::vector<std::string> raw) {
   Arguments args(std::move(raw));
-  std::string workspace, session, agent, log_level = "warn", tools = "all";
+  std::string workspace, session, agent, log_level = "warn", tools = "all", max_bytes;
   while (!args.done()) {
     if (args.flag("-h") || args.flag("--help")) {
       std::fputs(kUsage, stdout);
@@ -42,7 +48,7 @@ int runMcpCommand(std::vector<std::string> raw) {
     }
     if (args.option("--workspace", workspace) || args.option("--session", session) ||
         args.option("--agent", agent) || args.option("--log-level", log_level) ||
-        args.option("--tools", tools))
+        args.option("--tools", tools) || args.option("--max-message-bytes", max_bytes))
       continue;
     std::fprintf(stderr, "hashline mcp: unknown argument '%s'\n\n%s", args.take().c_str(), kUsage);
     return 2;
@@ -62,21 +68,39 @@ int runMcpCommand(std::vector<std::string> raw) {
     std::fprintf(stderr, "hashline mcp: %s\n", problem->c_str());
     return 2;
   }
-  ::signal(SIGPIPE, SIG_IGN);
+  lsp::FramingLimits limits;
+  if (!max_bytes.empty()) {
+    auto parsed = parseByteSize(max_bytes);
+    if (!parsed) {
+      std::fprintf(stderr, "hashline mcp: invalid --max-message-bytes '%s'\n\n%s",
+                   max_bytes.c_str(), kUsage);
+      return 2;
+    }
+    limits.max_body_bytes = *parsed;
+  }
+  ::signal(SIGPIPE, SIG_IGN); // a vanished client is a write error, not a kill
 
   agent::RouterOptions options;
   if (!workspace.empty()) options.workspace = workspace;
   // Relative paths in tool calls are relative to the workspace root (as the tools say).
   options.base_dir = agent::AgentRouter(options).diskRoots().front();
+  // A relative --workspace was taken against the current directory: keep it absolute, or the
+  // router would take it again against base_dir.
+  if (options.workspace) options.workspace = options.base_dir;
   mcp::ToolCaller caller;
   if (!session.empty())
     caller.session = session;
   else if (const char* value = std::getenv("HASHLINE_SESSION"); value && *value)
     caller.session = value;
   if (!agent.empty()) caller.agent = agent;
-  mcp::McpServer server(options, caller, std::get<mcp::ToolSelection>(selection));
+  boost::asio::io_context io;
+  auto transport = lsp::makeStdioTransport(io, limits, lsp::Framing::Lines);
+  // The protocol owns the (duplicated) stdout now; stray writes to fd 1 go to stderr instead.
+  ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  mcp::McpServer server(io, std::move(transport), options, caller,
+                        std::get<mcp::ToolSelection>(selection));
   if (!agent.empty()) server.keepAgentName();
-  return server.serve(std::cin, std::cout);
+  return server.run();
 }
 
 } // namespace hashline::cli

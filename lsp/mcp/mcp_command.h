@@ -1,5 +1,6 @@
-// `hashline mcp [--workspace DIR] [--session ID] [--agent NAME] [--log-level L]`: the MCP server
-// on stdin/stdout (mcp_server.h). Registered in lsp/cli/subcommands.cpp.
+// `hashline mcp [--workspace DIR] [--session ID] [--agent NAME] [--log-level L] [--tools LIST]
+// [--max-message-bytes N]`: the MCP server on stdin/stdout (mcp_server.h). Registered in
+// lsp/cli/subcommands.cpp.
 #pragma once
 
 #include <string>

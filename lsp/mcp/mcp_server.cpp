@@ -1,4 +1,4 @@
-// The MCP stdio protocol loop; see mcp_server.h.
+// The MCP methods on the shared JSON-RPC core; see mcp_server.h.
 #include "lsp/mcp/mcp_server.h"
 
 #include "lsp/mcp/mcp_tools.h"
@@ -8,9 +8,6 @@
 #include "lsp/rpc/json_rpc.h"
 #include "lsp/support/log.h"
 #include "lsp/version.h"
-
-#include <istream>
-#include <ostream>
 
 namespace hashline::mcp {
 
@@ -30,10 +27,6 @@ constexpr const char* kInstructions =
     "annotations: VS Code shows its refactor preview); declined: EDITOR_REJECTED, nothing "
     "written; editors without support apply as usual. ";
 
-json errorResponse(const json& id, int code, const std::string& message) {
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
-}
-
 bool supportedVersion(const std::string& version) {
   return version == "2025-06-18" || version == "2025-11-25";
 }
@@ -50,114 +43,97 @@ json inputSchemaOf(const std::string& name) {
   return json();
 }
 
-struct ProtocolFault {
-  int code;
-  std::string message;
-};
-
 } // namespace
 
-McpServer::McpServer(agent::RouterOptions router_options, ToolCaller caller, ToolSelection tools)
-    : router_(std::move(router_options)), caller_(std::move(caller)), tools_(std::move(tools)) {}
-
-json McpServer::handleRequest(const std::string& method, const json& params) {
-  if (method == "initialize") {
-    lsp::ParamsReader reader(params, "initialize");
-    std::optional<std::string> requested, client_name;
-    if (!reader.optString({"protocolVersion"}, requested))
-      throw ProtocolFault{-32602, reader.error->message};
-    if (const json* client_info = reader.find({"clientInfo"})) {
-      lsp::ParamsReader info(*client_info, "initialize", "params.clientInfo");
-      if (!info.optString({"name"}, client_name)) throw ProtocolFault{-32602, info.error->message};
-    }
-    protocol_version_ =
-        requested && supportedVersion(*requested) ? *requested : kLatestProtocolVersion;
-    if (!caller_named_ && client_name) caller_.agent = *client_name;
-    return json{{"protocolVersion", protocol_version_},
-                {"capabilities", {{"tools", {{"listChanged", false}}}}},
-                {"serverInfo",
-                 {{"name", "hashline"},
-                  {"title", "hashline: verified line-anchored edits"},
-                  {"version", std::string(programVersion())}}},
-                {"instructions", std::string(kInstructions) + errorVocabulary()}};
-  }
-  if (method == "ping") return json::object();
-  if (method == "tools/list") return json{{"tools", toolDefinitions(tools_)}};
-  if (method == "tools/call") {
-    lsp::ParamsReader reader(params, "tools/call");
-    std::string name;
-    if (!reader.string({"name"}, name, true)) throw ProtocolFault{-32602, reader.error->message};
-    if (!isTool(name) || !tools_.offers(name))
-      throw ProtocolFault{-32602, "unknown tool '" + name + "'"};
-    const json* arguments = reader.find({"arguments"});
-    if (arguments && arguments->is_null()) arguments = nullptr;
-    if (arguments && !arguments->is_object())
-      throw ProtocolFault{-32602, "invalid params for tools/call: params.arguments: expected an "
-                                  "object, got " +
-                                      lsp::describeJSON(*arguments)};
-    const json given = arguments ? *arguments : json::object();
-    if (auto unknown = unknownArgument(name, inputSchemaOf(name), given))
-      return json{{"content",
-                   {{{"type", "text"},
-                     {"text", "INVALID_ARGUMENTS: invalid params for " +
-                                  name.substr(std::string("hashline_").size()) + ": " + *unknown +
-                                  "\nhint: check the tool's input schema and retry"}}}},
-                  {"isError", true}};
-    return callTool(router_, caller_, name, given);
-  }
-  throw ProtocolFault{-32601, "unknown method '" + method + "'"};
+McpServer::McpServer(boost::asio::io_context& io, std::unique_ptr<lsp::Transport> transport,
+                     agent::RouterOptions router_options, ToolCaller caller, ToolSelection tools)
+    : io_(io), transport_(std::move(transport)), connection_(io, *transport_, *this),
+      router_(std::move(router_options)), caller_(std::move(caller)), tools_(std::move(tools)) {
+  methods_.addRequest("initialize",
+                      [this](json params, lsp::Reply reply) { initialize(params, reply); });
+  methods_.addRequest("ping", [](json, lsp::Reply reply) { reply.result(json::object()); });
+  methods_.addRequest("tools/list", [this](json, lsp::Reply reply) {
+    reply.result(json{{"tools", toolDefinitions(tools_)}});
+  });
+  methods_.addRequest("tools/call",
+                      [this](json params, lsp::Reply reply) { callTool(params, reply); });
 }
 
-std::optional<std::string> McpServer::handleLine(const std::string& raw) {
-  std::string line = raw;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (line.find_first_not_of(" \t") == std::string::npos) return std::nullopt;
-  json message = json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (message.is_discarded())
-    return lsp::serializeJSON(errorResponse(nullptr, -32700, "parse error: not JSON"));
-  if (!message.is_object())
-    return lsp::serializeJSON(
-        errorResponse(nullptr, -32600, "invalid request: expected one JSON-RPC object"));
-  auto id_member = message.find("id");
-  bool has_id = id_member != message.end();
-  json id = has_id ? *id_member : json();
-  if (has_id && !id.is_string() && !id.is_number_integer())
-    return lsp::serializeJSON(errorResponse(nullptr, -32600, "invalid request: bad id"));
-  auto method_member = message.find("method");
-  if (method_member == message.end()) {
-    if (message.contains("result") || message.contains("error")) return std::nullopt; // a response
-    return lsp::serializeJSON(errorResponse(id, -32600, "invalid request: no method"));
-  }
-  if (!method_member->is_string())
-    return lsp::serializeJSON(errorResponse(id, -32600, "invalid request: method is not a string"));
-  const std::string method = method_member->get<std::string>();
-  auto params_member = message.find("params");
-  json params = params_member == message.end() ? json::object() : *params_member;
-  if (!has_id) {
-    log::debug("mcp notification ", method);
-    return std::nullopt;
-  }
-  try {
-    json result = handleRequest(method, params);
-    return lsp::serializeJSON(json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
-  } catch (const ProtocolFault& fault) {
-    return lsp::serializeJSON(errorResponse(id, fault.code, fault.message));
-  } catch (const std::exception& error) {
-    log::error("mcp: ", method, " failed: ", error.what());
-    return lsp::serializeJSON(
-        errorResponse(id, -32603, std::string("internal error: ") + error.what()));
-  }
+McpServer::~McpServer() = default;
+
+int McpServer::run() {
+  connection_.start();
+  io_.run();
+  return exit_code_;
 }
 
-int McpServer::serve(std::istream& in, std::ostream& out) {
-  std::string line;
-  while (std::getline(in, line)) {
-    if (auto answer = handleLine(line)) {
-      out << *answer << '\n';
-      out.flush();
-    }
+void McpServer::onRequest(const std::string& method, json params, lsp::Reply reply) {
+  const auto* handler = methods_.findRequest(method);
+  if (!handler)
+    return reply.error(lsp::RpcErrorCode::MethodNotFound, "unknown method '" + method + "'");
+  if (params.is_null()) params = json::object(); // absent params: none given
+  (*handler)(std::move(params), reply);
+}
+
+void McpServer::onNotification(const std::string& method, json) {
+  log::debug("mcp notification ", method);
+}
+
+void McpServer::onInputClosed(const std::string& problem) {
+  if (stopping_) return;
+  stopping_ = true;
+  if (!problem.empty()) {
+    log::error("mcp: input closed: ", problem);
+    exit_code_ = 1;
   }
-  return 0;
+  connection_.close([this] { io_.stop(); });
+}
+
+void McpServer::initialize(const json& params, const lsp::Reply& reply) {
+  lsp::ParamsReader reader(params, "initialize");
+  std::optional<std::string> requested, client_name;
+  if (!reader.optString({"protocolVersion"}, requested))
+    return reply.error(lsp::RpcErrorCode::InvalidParams, reader.error->message);
+  if (const json* client_info = reader.find({"clientInfo"})) {
+    lsp::ParamsReader info(*client_info, "initialize", "params.clientInfo");
+    if (!info.optString({"name"}, client_name))
+      return reply.error(lsp::RpcErrorCode::InvalidParams, info.error->message);
+  }
+  protocol_version_ =
+      requested && supportedVersion(*requested) ? *requested : kLatestProtocolVersion;
+  if (!caller_named_ && client_name) caller_.agent = *client_name;
+  reply.result(json{{"protocolVersion", protocol_version_},
+                    {"capabilities", {{"tools", {{"listChanged", false}}}}},
+                    {"serverInfo",
+                     {{"name", "hashline"},
+                      {"title", "hashline: verified line-anchored edits"},
+                      {"version", std::string(programVersion())}}},
+                    {"instructions", std::string(kInstructions) + errorVocabulary()}});
+}
+
+void McpServer::callTool(const json& params, const lsp::Reply& reply) {
+  lsp::ParamsReader reader(params, "tools/call");
+  std::string name;
+  if (!reader.string({"name"}, name, true))
+    return reply.error(lsp::RpcErrorCode::InvalidParams, reader.error->message);
+  if (!isTool(name) || !tools_.offers(name))
+    return reply.error(lsp::RpcErrorCode::InvalidParams, "unknown tool '" + name + "'");
+  const json* arguments = reader.find({"arguments"});
+  if (arguments && arguments->is_null()) arguments = nullptr;
+  if (arguments && !arguments->is_object())
+    return reply.error(lsp::RpcErrorCode::InvalidParams,
+                       "invalid params for tools/call: params.arguments: expected an object, got " +
+                           lsp::describeJSON(*arguments));
+  const json given = arguments ? *arguments : json::object();
+  if (auto unknown = unknownArgument(name, inputSchemaOf(name), given))
+    return reply.result(
+        json{{"content",
+              {{{"type", "text"},
+                {"text", "INVALID_ARGUMENTS: invalid params for " +
+                             name.substr(std::string("hashline_").size()) + ": " + *unknown +
+                             "\nhint: check the tool's input schema and retry"}}}},
+             {"isError", true}});
+  reply.result(mcp::callTool(router_, caller_, name, given));
 }
 
 } // namespace hashline::mcp

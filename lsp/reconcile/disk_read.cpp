@@ -1,6 +1,8 @@
 // readSettled: open, read, re-check; see disk_read.h.
 #include "lsp/reconcile/disk_read.h"
 
+#include "lsp/disk/unique_fd.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -27,18 +29,17 @@ SettledRead failed(std::string problem) {
 
 SettledRead readSettled(const std::string& path, std::size_t max_bytes) {
   SettledRead read;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  disk::UniqueFd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  const int fd = file.get();
   if (fd < 0) {
     if (errno == ENOENT || errno == ENOTDIR) return {SettledRead::Missing, {}, {}};
     return failed(std::string("cannot open: ") + std::strerror(errno));
   }
   struct stat before {};
   if (::fstat(fd, &before) != 0 || !S_ISREG(before.st_mode)) {
-    ::close(fd);
     return failed("not a regular file");
   }
   if (static_cast<std::size_t>(before.st_size) > max_bytes) {
-    ::close(fd);
     return {SettledRead::TooLarge, {}, std::to_string(before.st_size) + " bytes"};
   }
   // One byte more than the file: a read that fills the size exactly then sees EOF; a file that
@@ -54,7 +55,6 @@ SettledRead readSettled(const std::string& path, std::size_t max_bytes) {
     ssize_t n = ::read(fd, data.get() + got, capacity - got);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      ::close(fd);
       return failed(std::string("read failed: ") + std::strerror(errno));
     }
     if (n == 0) break;
@@ -66,7 +66,6 @@ SettledRead readSettled(const std::string& path, std::size_t max_bytes) {
   const bool settled = ::fstat(fd, &after) == 0 && sameState(before, after) &&
                        got == static_cast<std::size_t>(after.st_size) &&
                        ::stat(path.c_str(), &at_path) == 0 && sameState(after, at_path);
-  ::close(fd);
   read.kind = settled ? SettledRead::Text : SettledRead::Unsettled;
   return read;
 }

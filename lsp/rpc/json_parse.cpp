@@ -207,28 +207,7 @@ private:
   }
 
   // Length of a valid UTF-8 sequence at `at` (lead byte >= 0x80), 0 if invalid.
-  std::size_t utf8Sequence(std::size_t at) const {
-    auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text_[i]); };
-    unsigned char lead = byte(at);
-    std::size_t length = 0;
-    std::uint32_t min = 0;
-    if (lead >= 0xC2 && lead <= 0xDF)
-      length = 2, min = 0x80;
-    else if (lead >= 0xE0 && lead <= 0xEF)
-      length = 3, min = 0x800;
-    else if (lead >= 0xF0 && lead <= 0xF4)
-      length = 4, min = 0x10000;
-    else
-      return 0;
-    if (at + length > text_.size()) return 0;
-    std::uint32_t cp = lead & (0x7F >> length);
-    for (std::size_t i = 1; i < length; ++i) {
-      if ((byte(at + i) & 0xC0) != 0x80) return 0;
-      cp = (cp << 6) | (byte(at + i) & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    return length;
-  }
+  std::size_t utf8Sequence(std::size_t at) const { return decodeUtf8Sequence(text_, at).length; }
 
   bool parseString(std::string& out) {
     ++at_; // opening quote

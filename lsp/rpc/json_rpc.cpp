@@ -210,7 +210,10 @@ void JsonRpcConnection::onMessage(std::string body) {
 
   if (!message.is_object()) {
     core_->send(errorResponse(
-        nullptr, RpcError::make(RpcErrorCode::InvalidRequest, "a message must be a JSON object")));
+        nullptr, RpcError::make(RpcErrorCode::InvalidRequest,
+                                message.is_array()
+                                    ? "a message must be a JSON object (batches are not supported)"
+                                    : "a message must be a JSON object")));
     return;
   }
   json id = nullptr;

@@ -2,9 +2,11 @@
 //
 // Incoming: each message body is parsed and classified. Requests and notifications go to the
 // RpcHandler (the LSP server, or an agent endpoint); responses complete our own outgoing calls.
-// Protocol faults are answered here: invalid JSON → -32700 with id null, a message that is not a
-// request/notification/response → -32600, an oversized frame → -32600 with id null, a handler
-// that throws → -32603. `$/cancelRequest` is handled here too.
+// Protocol faults are answered here, the same for every front end (LSP, the agent socket, MCP):
+// invalid JSON → -32700 with id null, a message that is not a request/notification/response
+// (a JSON-RPC batch included: neither LSP nor MCP 2025-06-18+ has them) → -32600, an oversized
+// frame → -32600 with id null, a handler that throws → -32603. `$/cancelRequest` is handled here
+// too.
 //
 // Every request gets exactly one response (clangd's ReplyOnce): the handler receives a `Reply`
 // that it may answer at once or later (e.g. after the editor answered a workspace/applyEdit).

@@ -1,6 +1,9 @@
 // Fast compact JSON writer; see json_writer.h.
 #include "lsp/rpc/json_writer.h"
 
+#include "engine/support/hex.h"
+#include "engine/support/utf8.h"
+
 #include <charconv>
 #include <cmath>
 
@@ -49,9 +52,8 @@ void appendControl(std::string& out, unsigned char c) {
     out += "\\t";
     return;
   default: {
-    static constexpr char kHex[] = "0123456789abcdef";
-    const char escape[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
-    out.append(escape, sizeof escape);
+    out += "\\u00";
+    appendHexByte(out, c);
   }
   }
 }
@@ -59,33 +61,9 @@ void appendControl(std::string& out, unsigned char c) {
 /// Length of the valid UTF-8 sequence starting at `s[i]` (a byte >= 0x80), or 0 when invalid.
 /// `bad` is then how many bytes the maximal invalid prefix covers (at least 1).
 std::size_t validSequence(std::string_view s, std::size_t i, std::size_t& bad) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char lead = byte(i);
-  std::size_t length = 0;
-  unsigned char low = 0x80, high = 0xBF; // allowed range of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F; // no surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;
-  } else {
-    bad = 1;
-    return 0;
-  }
-  for (std::size_t k = 1; k < length; ++k) {
-    const bool in_range = i + k < s.size() && (k == 1 ? byte(i + k) >= low && byte(i + k) <= high
-                                                      : byte(i + k) >= 0x80 && byte(i + k) <= 0xBF);
-    if (!in_range) {
-      bad = k;
-      return 0;
-    }
-  }
-  return length;
+  const Utf8Sequence sequence = decodeUtf8Sequence(s, i);
+  bad = sequence.ill_formed;
+  return sequence.length;
 }
 
 void appendString(std::string& out, std::string_view s) {

@@ -2,6 +2,7 @@
 // observation_json.h.
 #include "lsp/service/observation_json.h"
 
+#include "engine/support/hex.h"
 #include "lsp/disk/atomic_writer.h"
 #include "lsp/disk/disk_file.h"
 #include "lsp/disk/file_lock.h"
@@ -22,12 +23,6 @@ namespace {
 
 constexpr char kMagic[8] = {'h', 'l', 'o', 'b', 's', '\0', '\0', '\2'};
 constexpr std::string_view kSuffix = ".obs";
-
-std::string hex64(std::uint64_t value) {
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(value));
-  return buffer;
-}
 
 std::string nameHash(std::string_view text) {
   return hex64(XXH3_64bits(text.data(), text.size()));

@@ -1,6 +1,8 @@
 // SHA-256 through OpenSSL's EVP interface (uses SHA-NI where the CPU has it).
 #include "lsp/support/sha256.h"
 
+#include "engine/support/hex.h"
+
 #include <openssl/evp.h>
 
 namespace hashline {
@@ -26,14 +28,7 @@ std::string Sha256::finishHex() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_DigestFinal_ex(context_->md, digest, &length);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 15]);
-  }
-  return out;
+  return hexOfBytes(std::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 std::string Sha256::hex(std::string_view bytes) {

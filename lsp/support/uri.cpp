@@ -1,6 +1,8 @@
 // Percent-encoding and the file: scheme (RFC 3986 / RFC 8089 subset used by editors).
 #include "lsp/support/uri.h"
 
+#include "engine/support/hex.h"
+
 namespace hashline {
 namespace {
 
@@ -66,7 +68,6 @@ std::optional<std::string> fileUriToPath(std::string_view uri) {
 }
 
 std::string pathToFileUri(std::string_view path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out = "file://";
   out.reserve(out.size() + path.size());
   for (unsigned char c : path) {
@@ -74,8 +75,7 @@ std::string pathToFileUri(std::string_view path) {
       out.push_back(static_cast<char>(c));
     } else {
       out.push_back('%');
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
+      appendHexByte(out, c, HexCase::Upper);
     }
   }
   return out;

@@ -1,6 +1,9 @@
 // The Content-Length state machine (headers → body | discard), see framing.h for the rules.
 #include "lsp/transport/framing.h"
 
+#include "engine/support/hex.h"
+#include "lsp/transport/line_framing.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -41,10 +44,8 @@ std::string quoted(std::string_view text) {
     if (u >= 0x20 && u < 0x7f && c != '"' && c != '\\') {
       out.push_back(c);
     } else {
-      static constexpr char kHex[] = "0123456789abcdef";
       out += "\\x";
-      out.push_back(kHex[u >> 4]);
-      out.push_back(kHex[u & 15]);
+      appendHexByte(out, u);
     }
   }
   if (text.size() > 60) out += "...";
@@ -214,6 +215,16 @@ void appendFrame(std::string& out, std::string_view body) {
   out += std::to_string(body.size());
   out += "\r\n\r\n";
   out.append(body);
+}
+
+std::unique_ptr<MessageParser> makeMessageParser(Framing framing, FramingLimits limits) {
+  if (framing == Framing::Lines) return std::make_unique<LineParser>(limits);
+  return std::make_unique<FrameParser>(limits);
+}
+
+void appendFramed(Framing framing, std::string& out, std::string_view body) {
+  if (framing == Framing::Lines) return appendLine(out, body);
+  appendFrame(out, body);
 }
 
 std::string frameMessage(std::string_view body) {

@@ -1,4 +1,9 @@
-// LSP base-protocol framing: `Content-Length: N\r\n\r\n<N bytes of JSON>`.
+// Message framing: where one message body ends on a byte stream. Two framings share one
+// interface (MessageParser) so every transport runs the same code above them:
+// - Framing::ContentLength, the LSP base protocol `Content-Length: N\r\n\r\n<N bytes of JSON>`
+//   (the editor's stdio, the agent socket): FrameParser, below;
+// - Framing::Lines, one JSON text per `\n`-terminated line (MCP's stdio): LineParser,
+//   line_framing.h.
 //
 // FrameParser is a pure, incremental state machine: the transport feeds it whatever bytes a read
 // returned, then pulls events until it needs more. It never does I/O, so it can be unit-tested
@@ -16,6 +21,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -40,19 +46,41 @@ struct FrameEvent {
   std::string problem;
 };
 
-class FrameParser {
+enum class Framing {
+  ContentLength, // LSP base protocol (FrameParser)
+  Lines,         // newline-delimited JSON (LineParser)
+};
+
+/// An incremental parser of one framing: bytes in, message events out. No I/O.
+class MessageParser {
+public:
+  virtual ~MessageParser() = default;
+  /// Appends bytes read from the stream.
+  virtual void feed(std::string_view bytes) = 0;
+  /// The next event; call until it returns NeedMore.
+  virtual FrameEvent next() = 0;
+  /// The stream ended: the last event a framing can still make of the bytes left (a final line
+  /// without its newline), else NeedMore. Call after `next` returned NeedMore.
+  virtual FrameEvent finish() { return {}; }
+  /// True when part of a message has been received but not completed: an end of stream here
+  /// means a truncated message.
+  virtual bool midMessage() const = 0;
+};
+
+/// The parser of `framing`, and how it frames an outgoing body.
+std::unique_ptr<MessageParser> makeMessageParser(Framing framing, FramingLimits limits);
+void appendFramed(Framing framing, std::string& out, std::string_view body);
+
+/// The Content-Length framing.
+class FrameParser final : public MessageParser {
 public:
   explicit FrameParser(FramingLimits limits = {});
 
-  /// Appends bytes read from the stream.
-  void feed(std::string_view bytes);
-  /// The next event; call until it returns NeedMore.
-  FrameEvent next();
+  void feed(std::string_view bytes) override;
+  FrameEvent next() override;
+  bool midMessage() const override;
 
   bool broken() const { return state_ == State::Broken; }
-  /// True when part of a message (headers or body) has been received but not completed:
-  /// an end of stream here means a truncated message.
-  bool midMessage() const;
   const FramingLimits& limits() const { return limits_; }
 
 private:

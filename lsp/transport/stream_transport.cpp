@@ -32,8 +32,9 @@ void closeOutput(SharedSocket& socket) {
 } // namespace
 
 template <class R, class W>
-StreamTransport<R, W>::StreamTransport(R input, W output, FramingLimits limits)
-    : input_(std::move(input)), output_(std::move(output)), parser_(limits) {}
+StreamTransport<R, W>::StreamTransport(R input, W output, FramingLimits limits, Framing framing)
+    : input_(std::move(input)), output_(std::move(output)), framing_(framing),
+      parser_(makeMessageParser(framing, limits)) {}
 
 template <class R, class W> StreamTransport<R, W>::~StreamTransport() = default;
 
@@ -50,17 +51,24 @@ template <class R, class W> void StreamTransport<R, W>::readMore() {
                            if (alive.expired() || input_done_) return;
                            if (bytes > 0) {
                              bytes_read_ += bytes;
-                             parser_.feed(std::string_view(read_buffer_.data(), bytes));
+                             parser_->feed(std::string_view(read_buffer_.data(), bytes));
                              drainParser();
                              if (alive.expired() || input_done_) return;
                            }
                            if (error) {
+                             if (error == boost::asio::error::eof) {
+                               // A framing may still make a message of what is left.
+                               FrameEvent last = parser_->finish();
+                               if (last.kind != FrameEvent::NeedMore && !deliver(std::move(last)))
+                                 return;
+                               if (alive.expired() || input_done_) return;
+                             }
                              input_done_ = true;
                              std::string problem;
                              if (error != boost::asio::error::eof &&
                                  error != boost::asio::error::operation_aborted)
                                problem = "read error: " + error.message();
-                             else if (parser_.midMessage())
+                             else if (parser_->midMessage())
                                problem = "input ended in the middle of a message";
                              sink_->onInputClosed(problem);
                              return;
@@ -72,30 +80,35 @@ template <class R, class W> void StreamTransport<R, W>::readMore() {
 template <class R, class W> void StreamTransport<R, W>::drainParser() {
   std::weak_ptr<int> alive = alive_;
   while (!input_done_) {
-    FrameEvent event = parser_.next();
-    switch (event.kind) {
-    case FrameEvent::NeedMore:
-      return;
-    case FrameEvent::Message:
-      sink_->onMessage(std::move(event.body));
-      break;
-    case FrameEvent::Oversized:
-      log::warn("skipping oversized message: ", event.problem);
-      sink_->onOversizedMessage(event.declared_bytes, event.problem);
-      break;
-    case FrameEvent::Broken:
-      input_done_ = true;
-      log::error("broken frame, closing the connection: ", event.problem);
-      sink_->onInputClosed(event.problem);
-      return;
-    }
+    FrameEvent event = parser_->next();
+    if (event.kind == FrameEvent::NeedMore || !deliver(std::move(event))) return;
     if (alive.expired()) return;
   }
 }
 
+template <class R, class W> bool StreamTransport<R, W>::deliver(FrameEvent event) {
+  switch (event.kind) {
+  case FrameEvent::NeedMore:
+    return true;
+  case FrameEvent::Message:
+    sink_->onMessage(std::move(event.body));
+    return true;
+  case FrameEvent::Oversized:
+    log::warn("skipping oversized message: ", event.problem);
+    sink_->onOversizedMessage(event.declared_bytes, event.problem);
+    return true;
+  case FrameEvent::Broken:
+    input_done_ = true;
+    log::error("broken frame, closing the connection: ", event.problem);
+    sink_->onInputClosed(event.problem);
+    return false;
+  }
+  return true;
+}
+
 template <class R, class W> void StreamTransport<R, W>::send(std::string body) {
   if (output_broken_) return;
-  appendFrame(queued_, body);
+  appendFramed(framing_, queued_, body);
   if (!write_in_flight_) writeMore();
 }
 
@@ -153,10 +166,10 @@ template class StreamTransport<boost::asio::posix::stream_descriptor,
 template class StreamTransport<SharedSocket, SharedSocket>;
 
 std::unique_ptr<StdioTransport> makeStdioTransport(boost::asio::io_context& io,
-                                                   FramingLimits limits) {
+                                                   FramingLimits limits, Framing framing) {
   boost::asio::posix::stream_descriptor input(io, ::dup(STDIN_FILENO));
   boost::asio::posix::stream_descriptor output(io, ::dup(STDOUT_FILENO));
-  return std::make_unique<StdioTransport>(std::move(input), std::move(output), limits);
+  return std::make_unique<StdioTransport>(std::move(input), std::move(output), limits, framing);
 }
 
 std::unique_ptr<SocketTransport>

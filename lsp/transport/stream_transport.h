@@ -2,8 +2,10 @@
 //
 // Used for the editor's stdio (`StdioTransport`: two posix::stream_descriptor, stdin and stdout)
 // and for agent connections on a Unix socket (`SocketTransport`: one local stream socket used
-// for both directions). Reads 64 KiB at a time into a FrameParser; writes are coalesced: while
-// one async_write is in flight, new messages are appended to the next batch.
+// for both directions), in either framing (framing.h): Content-Length for LSP and the agent
+// socket, newline-delimited lines for `hashline mcp`. Reads 64 KiB at a time into the framing's
+// MessageParser; writes are coalesced: while one async_write is in flight, new messages are
+// appended to the next batch.
 //
 // Threading: single-threaded; all handlers run on the io_context the streams belong to, which
 // must outlive the transport. Keep the transport alive (it is usually owned by the server) until
@@ -30,7 +32,8 @@ template <class ReadStream, class WriteStream = ReadStream>
 class StreamTransport : public Transport {
 public:
   /// Separate input and output streams (stdin/stdout).
-  StreamTransport(ReadStream input, WriteStream output, FramingLimits limits);
+  StreamTransport(ReadStream input, WriteStream output, FramingLimits limits,
+                  Framing framing = Framing::ContentLength);
   ~StreamTransport() override;
 
   void start(MessageSink& sink) override;
@@ -44,12 +47,15 @@ public:
 private:
   void readMore();
   void drainParser();
+  /// Hands one parser event to the sink; false when reading must stop (broken framing).
+  bool deliver(FrameEvent event);
   void writeMore();
   void finishClose();
 
   ReadStream input_;
   WriteStream output_;
-  FrameParser parser_;
+  Framing framing_;
+  std::unique_ptr<MessageParser> parser_;
   MessageSink* sink_ = nullptr;
   std::array<char, 64 * 1024> read_buffer_{};
   std::string writing_; // the batch being written
@@ -100,10 +106,11 @@ private:
 
 using SocketTransport = StreamTransport<SharedSocket, SharedSocket>;
 
-/// The transport of `hashline lsp`: stdin/stdout of this process (duplicated descriptors, so
-/// closing the transport never closes fds 0/1 under other code).
+/// The transport of `hashline lsp` and `hashline mcp`: stdin/stdout of this process (duplicated
+/// descriptors, so closing the transport never closes fds 0/1 under other code).
 std::unique_ptr<StdioTransport> makeStdioTransport(boost::asio::io_context& io,
-                                                   FramingLimits limits);
+                                                   FramingLimits limits,
+                                                   Framing framing = Framing::ContentLength);
 
 /// A transport over a connected Unix stream socket (agent endpoint).
 std::unique_ptr<SocketTransport>

@@ -1,6 +1,7 @@
 // Discovery files: written by a running `hashline lsp` with the right contents and modes,
 // removed on exit (shutdown, SIGTERM), absent when disabled; stale ones ignored and swept;
-// the deepest root wins.
+// the deepest root wins; the runtime directory is read through its descriptor, never through a
+// symlink.
 #include "agent_test_util.h"
 #include "lsp/agent/discovery.h"
 #include "tests/lsp/support/lsp_client.h"
@@ -142,6 +143,32 @@ TEST(Discovery, MalformedDiscoveryFileIsIgnored) {
   sandbox.write(sandbox.runtime() + "/sidecar-1234.json", "{not json");
   EXPECT_TRUE(agent::liveSidecars().empty());
   EXPECT_TRUE(exists(sandbox.runtime() + "/sidecar-1234.json")) << "not ours to delete";
+}
+
+TEST(Discovery, SymlinkedDiscoveryFileIsNotFollowed) {
+  AgentSandbox sandbox;
+  const std::string real = sandbox.write(
+      sandbox.outside() + "/planted.json",
+      json{{"pid", ::getpid()}, {"roots", {sandbox.workspace()}}, {"socket", "/planted.sock"}}
+          .dump());
+  const std::string link = sandbox.runtime() + "/sidecar-4321.json";
+  ASSERT_EQ(::symlink(real.c_str(), link.c_str()), 0);
+  EXPECT_TRUE(agent::liveSidecars().empty());
+  EXPECT_FALSE(agent::findSidecarFor(sandbox.workspace() + "/a.txt"));
+  EXPECT_TRUE(exists(real));
+}
+
+TEST(Discovery, SweepKeepsASocketOutsideTheRuntimeDirectory) {
+  AgentSandbox sandbox;
+  agent::SidecarInfo stale;
+  stale.pid = deadPid();
+  stale.roots = {sandbox.workspace()};
+  stale.socket = sandbox.write(sandbox.outside() + "/not-ours.sock", "");
+  auto file = agent::publishSidecar(stale);
+  ASSERT_TRUE(file);
+  EXPECT_TRUE(agent::liveSidecars().empty());
+  EXPECT_FALSE(exists(*file));
+  EXPECT_TRUE(exists(stale.socket));
 }
 
 } // namespace

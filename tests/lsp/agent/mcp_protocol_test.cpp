@@ -1,6 +1,7 @@
-// `hashline mcp` over real pipes: newline-delimited JSON-RPC; version negotiation, tools/list,
-// tools/call (read, edit, refused edit as isError), and malformed input answered with JSON-RPC
-// errors (never a crash, never a stray line on stdout).
+// `hashline mcp` over real pipes: newline-delimited JSON-RPC on the shared JSON-RPC core;
+// version negotiation, tools/list, tools/call (read, edit, refused edit as isError), and malformed
+// input — not JSON, a batch, an oversized line, notifications — answered as the LSP and the agent
+// socket answer it (never a crash, never a stray line on stdout, the connection kept).
 #include "agent_test_util.h"
 
 #include <gtest/gtest.h>
@@ -128,6 +129,99 @@ TEST(McpProtocol, MalformedInputIsAnsweredNotFatal) {
   EXPECT_EQ(lines[6]["error"]["code"], -32602);   // arguments not an object
   EXPECT_EQ(lines[7]["result"]["isError"], true); // wrong shape: a tool error the model can fix
   EXPECT_EQ(lines[8]["id"], 10);
+}
+
+TEST(McpProtocol, RelativeWorkspaceIsTakenAgainstTheCurrentDirectory) {
+  AgentSandbox sandbox;
+  sandbox.write("a.txt", "one\n");
+  CliRun run =
+      runHashline({"mcp", "--workspace", "ws"}, sandbox.root(),
+                  initialize("2025-11-25") +
+                      request(2, "tools/call",
+                              {{"name", "hashline_read"}, {"arguments", {{"path", "a.txt"}}}}));
+  auto lines = outputLines(run);
+  ASSERT_EQ(lines.size(), 2u) << run.out << run.err;
+  EXPECT_EQ(lines[1]["result"]["isError"], false) << lines[1];
+}
+
+TEST(McpProtocol, MalformedJsonLineKeepsTheConnection) {
+  AgentSandbox sandbox;
+  std::string input = initialize("2025-11-25") + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\n" +
+                      "\xff\xfe\n" + request(3, "ping");
+  CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(), input);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  auto lines = outputLines(run);
+  ASSERT_EQ(lines.size(), 4u) << run.out;
+  for (int i : {1, 2}) {
+    EXPECT_EQ(lines[i]["error"]["code"], -32700) << lines[i];
+    EXPECT_TRUE(lines[i]["id"].is_null());
+  }
+  EXPECT_EQ(lines[3]["id"], 3);
+  EXPECT_EQ(lines[3]["result"], json::object());
+}
+
+TEST(McpProtocol, OversizedLineIsSkippedAndAnswered) {
+  AgentSandbox sandbox;
+  sandbox.write("a.txt", "one\n");
+  json big = {{"jsonrpc", "2.0"},
+              {"id", 2},
+              {"method", "tools/call"},
+              {"params",
+               {{"name", "hashline_edit"},
+                {"arguments", {{"path", "a.txt"}, {"edits", std::string(5000, 'x')}}}}}};
+  std::string input = initialize("2025-11-25") + big.dump() + "\n" + request(3, "ping");
+  CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace(), "--max-message-bytes", "1K"},
+                           sandbox.workspace(), input);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  auto lines = outputLines(run);
+  ASSERT_EQ(lines.size(), 3u) << run.out;
+  EXPECT_EQ(lines[1]["error"]["code"], -32600) << lines[1];
+  EXPECT_TRUE(lines[1]["id"].is_null());
+  EXPECT_EQ(lines[1]["error"]["data"]["declaredBytes"], big.dump().size());
+  EXPECT_NE(lines[1]["error"]["message"].get<std::string>().find("exceeds the limit of 1024"),
+            std::string::npos);
+  EXPECT_EQ(lines[2]["id"], 3);
+  EXPECT_EQ(sandbox.read("a.txt"), "one\n");
+
+  CliRun bad = runHashline({"mcp", "--max-message-bytes", "lots"}, sandbox.workspace(), "");
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+TEST(McpProtocol, BatchIsRefusedAsOneInvalidRequest) {
+  AgentSandbox sandbox;
+  json batch = json::array({json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "ping"}},
+                            json{{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/list"}}});
+  CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(),
+                           initialize("2025-06-18") + batch.dump() + "\n" + request(4, "ping"));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  auto lines = outputLines(run);
+  ASSERT_EQ(lines.size(), 3u) << run.out; // no answer per element
+  EXPECT_EQ(lines[1]["error"]["code"], -32600) << lines[1];
+  EXPECT_TRUE(lines[1]["id"].is_null());
+  EXPECT_NE(lines[1]["error"]["message"].get<std::string>().find("batch"), std::string::npos);
+  EXPECT_EQ(lines[2]["id"], 4);
+}
+
+TEST(McpProtocol, RequestWithoutIdIsANotificationAndIgnored) {
+  AgentSandbox sandbox;
+  sandbox.write("a.txt", "one\ntwo\n");
+  auto notification = [](const std::string& method, json params) {
+    return json{{"jsonrpc", "2.0"}, {"method", method}, {"params", params}}.dump() + "\n";
+  };
+  std::string input =
+      initialize("2025-11-25") + notification("ping", json::object()) +
+      notification("tools/call", {{"name", "hashline_edit"},
+                                  {"arguments",
+                                   {{"path", "a.txt"},
+                                    {"edits", {{{"op", "write"}, {"content", "clobbered\n"}}}}}}}) +
+      notification("notifications/cancelled", {{"requestId", 1}}) + notification("no/such", {}) +
+      request(2, "ping").substr(0, request(2, "ping").size() - 1); // last line: no newline
+  CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(), input);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  auto lines = outputLines(run);
+  ASSERT_EQ(lines.size(), 2u) << run.out; // initialize and the final ping only
+  EXPECT_EQ(lines[1]["id"], 2);
+  EXPECT_EQ(sandbox.read("a.txt"), "one\ntwo\n");
 }
 
 } // namespace
