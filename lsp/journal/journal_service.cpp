@@ -153,6 +153,15 @@ std::int64_t JournalService::contentVersion(std::string_view bytes) {
   return DiskBackend::versionOf(fingerprint);
 }
 
+std::int64_t JournalService::contentVersion(const Rope& text) {
+  disk::ContentHasher hasher; // chunk by chunk: no flat copy of a large text
+  text.forEachChunk(0, text.byteSize(), [&](std::string_view chunk) { hasher.update(chunk); });
+  disk::Fingerprint fingerprint;
+  fingerprint.size_bytes = text.byteSize();
+  fingerprint.content_hash = hasher.digest();
+  return DiskBackend::versionOf(fingerprint);
+}
+
 bool JournalService::intentLanded(const JournalOp& op) const {
   // A move is settled on its destination (which it creates; an overwritten destination was
   // deleted by an op of its own before): landed once the destination has the "after" content,
@@ -294,8 +303,7 @@ std::uint64_t JournalService::aroundDiskWrite(const AppliedEdit& edit,
     (void)write();
     return 0;
   }
-  op->version_after =
-      edit.kind == AppliedEdit::Kind::Delete ? 0 : contentVersion(edit.after.toString());
+  op->version_after = edit.kind == AppliedEdit::Kind::Delete ? 0 : contentVersion(edit.after);
   op->reverts = how.reverts;
   std::int64_t version_after = op->version_after;
   std::uint64_t id = recordAround(std::move(*op), write);
