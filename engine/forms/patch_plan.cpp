@@ -1,6 +1,7 @@
 // Whole-patch verification and planning; see patch_plan.h.
 #include "engine/forms/patch_plan.h"
 
+#include "engine/forms/line_index.h"
 #include "engine/forms/line_table.h"
 #include "engine/forms/near_miss.h"
 #include "engine/forms/plan_builder.h"
@@ -9,77 +10,10 @@
 #include "engine/forms/written_text.h"
 
 #include <algorithm>
-#include <array>
 #include <set>
 
 namespace hashline::forms {
 namespace {
-
-constexpr std::size_t kTiers = 4;
-
-std::string tierKey(std::string_view line, std::size_t tier) {
-  switch (tier) {
-  case 0:
-    return std::string(line);
-  case 1:
-    return std::string(trimEndUnicode(line));
-  case 2:
-    return std::string(trimUnicode(line));
-  default:
-    return looseLineKey(line);
-  }
-}
-
-// The file's lines as keys per ladder tier, computed lazily (tier 0 is the text itself). An empty
-// file has no lines (as codex sees it).
-class FileLines {
-public:
-  explicit FileLines(const LineTable& table) : table_(table) {
-    count_ = table.lineCount();
-    if (count_ == 1 && table.contentBegin(0) == table.contentEnd(0) && !table.endsWithBreak())
-      count_ = 0;
-  }
-  std::size_t size() const { return count_; }
-
-  /// Positions >= start where `pattern` matches, at the first tier with any; `eof` allows only
-  /// the position that ends at the end of the file.
-  std::vector<std::size_t> seek(const std::vector<std::string>& pattern, std::size_t start,
-                                bool eof) const {
-    const std::size_t n = size(), p = pattern.size();
-    std::vector<std::size_t> found;
-    if (p > n) return found;
-    const std::size_t lo = eof ? n - p : start;
-    if (lo < start) return found;
-    for (std::size_t tier = 0; tier < kTiers && found.empty(); ++tier) {
-      std::vector<std::string> keys;
-      for (const std::string& line : pattern)
-        keys.push_back(tierKey(line, tier));
-      for (std::size_t at = lo; at + p <= n; ++at) {
-        bool match = true;
-        for (std::size_t k = 0; k < p && match; ++k)
-          match = key(tier, at + k) == keys[k];
-        if (match) found.push_back(at);
-      }
-    }
-    return found;
-  }
-
-private:
-  std::string_view key(std::size_t tier, std::size_t line) const {
-    if (tier == 0) return table_.content(line);
-    auto& keys = keys_[tier];
-    if (keys.empty()) {
-      keys.reserve(count_);
-      for (std::size_t l = 0; l < count_; ++l)
-        keys.push_back(tierKey(table_.content(l), tier));
-    }
-    return keys[line];
-  }
-
-  const LineTable& table_;
-  std::size_t count_ = 0;
-  mutable std::array<std::vector<std::string>, kTiers> keys_;
-};
 
 std::string joinQuoted(const std::vector<std::string>& lines) {
   std::string out;
@@ -310,7 +244,7 @@ private:
 
   const PatchHunk& hunk_;
   const LineTable& table_;
-  FileLines lines_;
+  LineIndex lines_;
   std::size_t chunk_index_ = 0;
 };
 

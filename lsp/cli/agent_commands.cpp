@@ -15,6 +15,7 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <malloc.h>
 #include <map>
 #include <sstream>
 #include <unistd.h>
@@ -427,6 +428,11 @@ int runRangeCommand(std::vector<std::string> args) {
 }
 
 int runPatchCommand(std::vector<std::string> args) {
+  // A one-shot process that handles a large file's text a few times over (read, plan, write):
+  // freed blocks stay in the heap for the next copy instead of going back to the kernel as
+  // mappings to be faulted in page by page again (a quarter of the CPU time at 1M lines).
+  ::mallopt(M_MMAP_MAX, 0);
+  ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
   static const Command command{
       {"patch",
        "usage: hashline patch FILE|- [--dry-run]\n"

@@ -110,16 +110,16 @@ Status checkAbsent(const Place& place) {
 
 Status checkExpected(const Place& place, const WriteOptions& options) {
   if (!options.expected) return Status::success();
-  auto current = readFileBytesAt(place.dir.fd(), place.name(), place.shown());
+  // Hashed block by block: no second whole copy of a large file.
+  auto current = fingerprintFileAt(place.dir.fd(), place.name(), place.shown());
   if (!current) {
     if (current.error().code == ErrorCode::FileNotFound)
       return staleError(place.shown(), "was deleted since it was read");
     return std::move(current).error();
   }
-  if (!current->fingerprint.sameContentAs(*options.expected))
+  if (!current->sameContentAs(*options.expected))
     return staleError(place.shown(), "changed since it was read (now " +
-                                         std::to_string(current->fingerprint.size_bytes) +
-                                         " bytes, read at " +
+                                         std::to_string(current->size_bytes) + " bytes, read at " +
                                          std::to_string(options.expected->size_bytes) + ")");
   return Status::success();
 }

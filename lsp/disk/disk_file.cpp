@@ -140,6 +140,43 @@ Result<FileSnapshot> readFileBytesAt(int dir_fd, const std::string& name,
   return readOpened(fd, shown_path);
 }
 
+Result<Fingerprint> fingerprintFileAt(int dir_fd, const std::string& name,
+                                      const std::string& shown_path) {
+  UniqueFd fd(::openat(dir_fd, name.c_str(), kReadFlags | O_NOFOLLOW));
+  if (!fd) return confinedError(errno, dir_fd, name, "open", shown_path);
+  constexpr std::size_t kBlock = 1 << 20;
+  std::string block(kBlock, '\0');
+  for (int attempt = 0; attempt < kConsistentReadAttempts; ++attempt) {
+    struct stat before {};
+    if (::fstat(fd.get(), &before) != 0) return systemError(errno, "stat", shown_path);
+    if (!S_ISREG(before.st_mode))
+      return Error::make(ErrorCode::IoError, shown_path + " is not a regular file");
+    ContentHasher hasher;
+    std::uint64_t used = 0;
+    while (true) {
+      ssize_t got = ::pread(fd.get(), block.data(), kBlock, static_cast<off_t>(used));
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        return systemError(errno, "read", shown_path);
+      }
+      if (got == 0) break;
+      hasher.update(std::string_view(block.data(), static_cast<std::size_t>(got)));
+      used += static_cast<std::uint64_t>(got);
+      if (used > kMaxFileBytes)
+        return Error::make(ErrorCode::IoError, shown_path + ": file is larger than 1 GiB");
+    }
+    struct stat after {};
+    if (::fstat(fd.get(), &after) != 0) return systemError(errno, "stat", shown_path);
+    if (sameStat(before, after) && static_cast<std::uint64_t>(after.st_size) == used) {
+      Fingerprint fingerprint = fingerprintOf(after, std::string_view());
+      fingerprint.size_bytes = used;
+      fingerprint.content_hash = hasher.digest();
+      return fingerprint;
+    }
+  }
+  return Error::make(ErrorCode::IoError, shown_path + " kept changing while it was read; retry");
+}
+
 Result<FileSnapshot> readFileBytes(const ResolvedPath& where) {
   ConfinedTarget target = ConfinedTarget::of(where);
   if (target.name.empty()) return systemError(EISDIR, "read", where.real_path);

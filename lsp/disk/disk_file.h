@@ -46,6 +46,10 @@ Result<FileSnapshot> readTextFile(const std::string& path);
 /// there is the OUTSIDE_WORKSPACE refusal of confinedError). `shown_path` names it in errors.
 Result<FileSnapshot> readFileBytesAt(int dir_fd, const std::string& name,
                                      const std::string& shown_path);
+/// The fingerprint of the file entry `name` (as readFileBytesAt(...).fingerprint), read in blocks
+/// and hashed as it goes: no copy of the whole file is made.
+Result<Fingerprint> fingerprintFileAt(int dir_fd, const std::string& name,
+                                      const std::string& shown_path);
 /// A confined file's bytes: its directory opened with ConfinedDir, then readFileBytesAt.
 Result<FileSnapshot> readFileBytes(const ResolvedPath& where);
 /// readFileBytes(where), then NOT_TEXT unless the bytes are text.

@@ -31,6 +31,23 @@ ContentHash hashContent(std::string_view bytes) {
   return ContentHash{hash.high64, hash.low64};
 }
 
+ContentHasher::ContentHasher() : state_(XXH3_createState()) {
+  XXH3_128bits_reset(static_cast<XXH3_state_t*>(state_));
+}
+
+ContentHasher::~ContentHasher() {
+  XXH3_freeState(static_cast<XXH3_state_t*>(state_));
+}
+
+void ContentHasher::update(std::string_view bytes) {
+  XXH3_128bits_update(static_cast<XXH3_state_t*>(state_), bytes.data(), bytes.size());
+}
+
+ContentHash ContentHasher::digest() const {
+  XXH128_hash_t hash = XXH3_128bits_digest(static_cast<XXH3_state_t*>(state_));
+  return ContentHash{hash.high64, hash.low64};
+}
+
 Fingerprint fingerprintOf(const struct stat& file_stat, std::string_view bytes) {
   Fingerprint fingerprint;
   fingerprint.size_bytes = bytes.size();

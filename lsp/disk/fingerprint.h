@@ -29,6 +29,21 @@ struct ContentHash {
 
 ContentHash hashContent(std::string_view bytes);
 
+/// hashContent fed piece by piece (a rope's chunks, a file read in blocks): the same hash as
+/// hashContent of the concatenation, without building it.
+class ContentHasher {
+public:
+  ContentHasher();
+  ~ContentHasher();
+  ContentHasher(const ContentHasher&) = delete;
+  ContentHasher& operator=(const ContentHasher&) = delete;
+  void update(std::string_view bytes);
+  ContentHash digest() const;
+
+private:
+  void* state_; // XXH3_state_t
+};
+
 struct Fingerprint {
   std::uint64_t size_bytes = 0;
   std::int64_t mtime_ns = 0; // st_mtim as nanoseconds since the epoch

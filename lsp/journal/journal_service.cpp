@@ -153,6 +153,15 @@ std::int64_t JournalService::contentVersion(std::string_view bytes) {
   return DiskBackend::versionOf(fingerprint);
 }
 
+std::int64_t JournalService::contentVersion(const Rope& text) {
+  disk::ContentHasher hasher; // chunk by chunk: no flat copy of a large text
+  text.forEachChunk(0, text.byteSize(), [&](std::string_view chunk) { hasher.update(chunk); });
+  disk::Fingerprint fingerprint;
+  fingerprint.size_bytes = text.byteSize();
+  fingerprint.content_hash = hasher.digest();
+  return DiskBackend::versionOf(fingerprint);
+}
+
 bool JournalService::intentLanded(const JournalOp& op) const {
   // A move is settled on its destination (which it creates; an overwritten destination was
   // deleted by an op of its own before): landed once the destination has the "after" content,
@@ -212,34 +221,57 @@ std::optional<JournalOp> JournalService::opOf(const AppliedEdit& edit) {
   // What the agent's plan made of the text — not the user's typing that may have arrived in
   // the same notification (the user's edits are never attributed to the agent).
   if (edit.kind == AppliedEdit::Kind::Update && !edit.plan.edits.empty()) {
-    // Diff only the touched lines plus a margin (a one-line edit of a huge file stays cheap);
-    // lines outside are the same on both sides, so numbers shift by the margin's start only.
+    // Diff only the touched lines plus a margin, per cluster of nearby edits (a one-line edit of
+    // a huge file, or 500 hunks spread over it, stays O(change)): lines between clusters are the
+    // same on both sides, so each cluster's numbers shift by its margin's start only, and its
+    // bytes in the predicted text by the size change of the edits before it.
     Rope predicted = applyPlan(edit.before, edit.plan);
     const Rope& before = edit.before;
-    std::size_t first_byte = edit.plan.edits.front().begin, last_byte = 0;
-    std::ptrdiff_t delta = 0;
-    for (const ByteEdit& change : edit.plan.edits) {
-      last_byte = std::max(last_byte, change.end);
-      delta += static_cast<std::ptrdiff_t>(change.text.size()) -
-               static_cast<std::ptrdiff_t>(change.end - change.begin);
-    }
+    std::vector<const ByteEdit*> edits;
+    for (const ByteEdit& change : edit.plan.edits)
+      edits.push_back(&change);
+    std::stable_sort(edits.begin(), edits.end(),
+                     [](const ByteEdit* a, const ByteEdit* b) { return a->begin < b->begin; });
     constexpr std::size_t kMargin = 4; // more than the hunks' 3 context lines
-    std::size_t first_line = before.lineOfByte(first_byte);
-    std::size_t last_line = before.lineOfByte(last_byte);
-    std::size_t from = first_line > kMargin ? first_line - kMargin : 0;
-    std::size_t to = std::min(before.lineCount() - 1, last_line + kMargin);
-    std::size_t begin = before.lineStartByte(from);
-    std::size_t end = before.lineEndWithBreakByte(to);
-    std::string old_slice = before.slice(begin, end);
-    std::string new_slice =
-        predicted.slice(begin, static_cast<std::size_t>(static_cast<std::ptrdiff_t>(end) + delta));
-    op.hunks = splitIntoHunks(old_slice, new_slice);
-    bool reaches_end = to == before.lineCount() - 1;
-    for (JournalHunk& hunk : op.hunks) {
-      hunk.before_line += static_cast<std::uint32_t>(from);
-      hunk.after_line += static_cast<std::uint32_t>(from);
-      hunk.context_reaches_start = hunk.context_reaches_start && from == 0;
-      hunk.context_reaches_end = hunk.context_reaches_end && reaches_end;
+    const std::size_t last_line_of_text = before.lineCount() - 1;
+    std::ptrdiff_t delta_before = 0; // size change of the clusters already diffed
+    std::uint32_t index = 0;
+    for (std::size_t first = 0; first < edits.size();) {
+      std::size_t from_line = before.lineOfByte(edits[first]->begin);
+      std::size_t to_line = before.lineOfByte(edits[first]->end);
+      std::ptrdiff_t delta = 0;
+      std::size_t next = first;
+      for (; next < edits.size(); ++next) {
+        const ByteEdit& change = *edits[next];
+        if (next > first && before.lineOfByte(change.begin) > to_line + 2 * kMargin + 1) break;
+        to_line = std::max(to_line, before.lineOfByte(change.end));
+        delta += static_cast<std::ptrdiff_t>(change.text.size()) -
+                 static_cast<std::ptrdiff_t>(change.end - change.begin);
+      }
+      std::size_t from = from_line > kMargin ? from_line - kMargin : 0;
+      std::size_t to = std::min(last_line_of_text, to_line + kMargin);
+      std::size_t begin = before.lineStartByte(from);
+      std::size_t end = before.lineEndWithBreakByte(to);
+      std::string old_slice = before.slice(begin, end);
+      std::string new_slice = predicted.slice(
+          static_cast<std::size_t>(static_cast<std::ptrdiff_t>(begin) + delta_before),
+          static_cast<std::size_t>(static_cast<std::ptrdiff_t>(end) + delta_before + delta));
+      bool reaches_end = to == last_line_of_text;
+      const std::ptrdiff_t line_shift =
+          static_cast<std::ptrdiff_t>(predicted.lineOfByte(
+              static_cast<std::size_t>(static_cast<std::ptrdiff_t>(begin) + delta_before))) -
+          static_cast<std::ptrdiff_t>(from);
+      for (JournalHunk& hunk : splitIntoHunks(old_slice, new_slice)) {
+        hunk.index = ++index;
+        hunk.before_line += static_cast<std::uint32_t>(from);
+        hunk.after_line +=
+            static_cast<std::uint32_t>(static_cast<std::ptrdiff_t>(from) + line_shift);
+        hunk.context_reaches_start = hunk.context_reaches_start && from == 0;
+        hunk.context_reaches_end = hunk.context_reaches_end && reaches_end;
+        op.hunks.push_back(std::move(hunk));
+      }
+      delta_before += delta;
+      first = next;
     }
   } else {
     op.hunks = splitIntoHunks(edit.before.toString(), edit.after.toString());
@@ -271,8 +303,7 @@ std::uint64_t JournalService::aroundDiskWrite(const AppliedEdit& edit,
     (void)write();
     return 0;
   }
-  op->version_after =
-      edit.kind == AppliedEdit::Kind::Delete ? 0 : contentVersion(edit.after.toString());
+  op->version_after = edit.kind == AppliedEdit::Kind::Delete ? 0 : contentVersion(edit.after);
   op->reverts = how.reverts;
   std::int64_t version_after = op->version_after;
   std::uint64_t id = recordAround(std::move(*op), write);

@@ -91,6 +91,7 @@ public:
   std::uint64_t recordAround(journal::JournalOp op, const std::function<bool()>& write);
   /// The disk version id of `bytes` (what DiskBackend::versionOf gives once they are written).
   static std::int64_t contentVersion(std::string_view bytes);
+  static std::int64_t contentVersion(const Rope& text);
   std::string displayName(const std::optional<std::string>& path, const std::string& uri) const;
   /// The session's turn for a caller that may name one.
   std::int64_t turnFor(const CallerIdentity& caller);

@@ -4,24 +4,37 @@
 // verified against the expected text. Median of R runs, wall time and — through /usr/bin/time,
 // when installed — CPU time (user + system) and peak RSS, since on a loaded machine only CPU time
 // compares the tools fairly. hashline's session reads the file first (untimed; it refuses edits
-// to unread files). Used by scripts/bench.
+// to unread files). hashline's write is atomic and fsynced (temp file, fsync, rename, directory
+// fsync); codex writes in place without fsync. A third row, `floor`, is the I/O any tool pays:
+// tests/bench/io_floor.c (compiled here with cc) reads the same file, writes it back and fsyncs.
+// Used by scripts/bench.
 //
-// Usage: node patch_vs_codex.mjs --hashline BIN --apply-patch BIN [--ns 10000,100000,1000000]
-//        [--hunks 50] [--runs 3]
-// Prints one JSON object per (tool, N) line: {tool, lines, bytes, hunks, medianMs, runsMs,
+// Usage: node patch_vs_codex.mjs --hashline BIN --apply-patch BIN
+//        [--cases 10000:50,100000:50,200000:500,1000000:50] [--runs 3]
+//        (or the older --ns 10000,100000 --hunks 50: each N with the same hunk count)
+// Prints one JSON object per (tool, N, K) line: {tool, lines, bytes, hunks, medianMs, runsMs,
 // cpuMedianMs, cpuRunsMs, maxRssKiB, verified}.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []));
-const ns = (args.ns ?? '10000,100000,1000000').split(',').map(Number);
-const hunks = Number(args.hunks ?? 50);
+const cases = args.cases
+  ? args.cases.split(',').map((c) => c.split(':').map(Number))
+  : (args.ns ?? '10000,100000,1000000').split(',').map((n) => [Number(n), Number(args.hunks ?? 50)]);
 const runs = Number(args.runs ?? 3);
 
-function workload(n) {
+// The floor program, compiled once into a scratch directory.
+const floorDir = mkdtempSync(join(tmpdir(), 'hashline-io-floor-'));
+const floorBin = join(floorDir, 'io_floor');
+const here = dirname(fileURLToPath(import.meta.url));
+const compiled = spawnSync('cc', ['-O2', '-o', floorBin, join(here, 'io_floor.c')], { stdio: 'inherit' });
+const tools = compiled.status === 0 ? ['hashline', 'codex', 'floor'] : ['hashline', 'codex'];
+
+function workload(n, hunks) {
   const lines = [];
   for (let i = 0; i < n; i += 1) lines.push(`    value_${i} = compute(${i % 97}, "row ${i}"); // line ${i + 1}`);
   const expected = lines.slice();
@@ -42,9 +55,10 @@ const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 // Runs one tool; with /usr/bin/time, its CPU time and peak RSS go to `timeFile`.
 function runTool(tool, dir, patchFile, patch, timeFile) {
-  const options = { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 };
-  const [command, argv, env] = tool === 'codex'
-    ? [args['apply-patch'], [patch], process.env]
+  const options = { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, input: tool === 'codex' ? patch : '' };
+  // codex reads the patch from stdin (an argv argument is capped at 128 KiB: 500 hunks exceed it).
+  const [command, argv, env] = tool === 'codex' ? [args['apply-patch'], [], process.env]
+    : tool === 'floor' ? [floorBin, ['big.txt'], process.env]
     : [args.hashline, ['patch', patchFile, '--workspace', dir, '--session', 'bench'], { ...process.env, HASHLINE_NO_SIDECAR: '1' }];
   if (!timeBin) return spawnSync(command, argv, { ...options, env });
   return spawnSync(timeBin, ['-f', '%U %S %M', '-o', timeFile, command, ...argv], { ...options, env });
@@ -56,9 +70,9 @@ function cpuOf(timeFile) { // "user system maxrss" → [cpu ms, KiB]
   return [(fields[0] + fields[1]) * 1000, fields[2]];
 }
 
-for (const n of ns) {
-  const { text, expected, patch } = workload(n);
-  for (const tool of ['hashline', 'codex']) {
+for (const [n, hunks] of cases) {
+  const { text, expected, patch } = workload(n, hunks);
+  for (const tool of tools) {
     const times = [], cpus = [];
     let maxRss = 0;
     let verified = true;
@@ -83,7 +97,7 @@ for (const n of ns) {
       maxRss = Math.max(maxRss, rss ?? 0);
       rmSync(timeFile, { force: true });
       const out = readFileSync(join(dir, 'big.txt'), 'utf8');
-      if (result.status !== 0 || out !== expected) {
+      if (result.status !== 0 || out !== (tool === 'floor' ? text : expected)) {
         verified = false;
         problem = `exit ${result.status}: ${(result.stderr || result.stdout || '').slice(0, 300)}`;
       }
@@ -99,3 +113,4 @@ for (const n of ns) {
       maxRssKiB: maxRss || null, verified, problem }));
   }
 }
+rmSync(floorDir, { recursive: true, force: true });
