@@ -9,7 +9,6 @@
 
 #include "engine/support/result.h"
 #include "lsp/disk/workspace_roots.h"
-#include "lsp/service/disk_backend.h"
 #include "lsp/service/service_request.h"
 #include "lsp/workspace/document_store.h"
 
@@ -17,6 +16,8 @@
 #include <string>
 
 namespace hashline::lsp {
+
+class DiskBackend;
 
 struct ServiceTarget {
   std::string key;                 // canonical URI: observation and queue key
