@@ -2,6 +2,7 @@
 #include "lsp/service/apply_edit_params.h"
 
 #include "engine/diff/minimal_edits.h"
+#include "lsp/service/buffer_applier.h"
 
 namespace hashline::lsp {
 
@@ -11,6 +12,18 @@ namespace {
 constexpr const char* kAnnotationId = "hashline.agent-edit";
 
 } // namespace
+
+std::string_view confirmationName(Confirmation confirmation) {
+  switch (confirmation) {
+  case Confirmation::Off:
+    return "off";
+  case Confirmation::Requested:
+    return "requested";
+  case Confirmation::Unsupported:
+    return "unsupported";
+  }
+  return "off";
+}
 
 std::string linesText(std::uint32_t first0, std::uint32_t last0) {
   return first0 == last0 ? "line " + std::to_string(first0 + 1)

@@ -2,7 +2,8 @@
 // the URI as the client spelled it, `version` = the exact mirror version the plan was made on —
 // holding the minimal TextEdits of the plan (engine/diff) in the negotiated position encoding.
 // An edit sent for the user's confirmation (issue 9) has every TextEdit annotated with one
-// change annotation that `needsConfirmation`. Pure: builds params, sends nothing.
+// change annotation that `needsConfirmation` (confirmationName: how results name the choice).
+// Pure: builds params, sends nothing.
 #pragma once
 
 #include "lsp/protocol/workspace_edit.h"

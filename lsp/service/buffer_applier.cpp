@@ -46,18 +46,6 @@ Error withPath(Error error, const std::string& uri) {
 
 } // namespace
 
-std::string_view confirmationName(Confirmation confirmation) {
-  switch (confirmation) {
-  case Confirmation::Off:
-    return "off";
-  case Confirmation::Requested:
-    return "requested";
-  case Confirmation::Unsupported:
-    return "unsupported";
-  }
-  return "off";
-}
-
 BufferApplier::BufferApplier(EditorLink link, ServiceOptions options)
     : link_(std::move(link)), options_(options), queue_(*link_.io) {
   listener_id_ =
