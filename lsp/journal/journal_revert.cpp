@@ -212,7 +212,7 @@ json fileResult(const FileRevert& file, const Committed& landed) {
   const ServiceTarget& where = moved ? *file.origin : file.target;
   json entry = {{"name", moved ? file.origin_name : file.name},
                 {"uri", moved ? file.origin->uri : landed.edit.uri},
-                {"backend", file.target.open ? "buffer" : "disk"},
+                {"backend", file.target.backendName()},
                 {"kind", kindName(landed.edit.kind)},
                 {"version", landed.edit.version_after}};
   if (moved) entry["movedFrom"] = file.name;
@@ -285,7 +285,7 @@ std::optional<json> RevertRun::verify(json& previews, json& reverts, std::string
     all_diffs += diff;
     json entry = {{"name", file.name},
                   {"uri", file.target.uri},
-                  {"backend", file.target.open ? "buffer" : "disk"},
+                  {"backend", file.target.backendName()},
                   {"diff", diff}};
     if (file.target.path) entry["path"] = *file.target.path;
     if (file.origin && file.origin->path) entry["movesBackTo"] = *file.origin->path;

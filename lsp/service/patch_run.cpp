@@ -204,7 +204,7 @@ void PatchRun::run() {
     for (const Step& step : steps_)
       files.push_back({{"path", nameOf(step)},
                        {"kind", kindName(step.plan.kind)},
-                       {"backend", step.source.open ? "buffer" : "disk"}});
+                       {"backend", step.source.backendName()}});
     return done_(json{{"status", "preview"}, {"files", std::move(files)}, {"diff", diff}});
   }
   std::vector<TransactionStep> steps;
@@ -310,7 +310,7 @@ void PatchRun::finish(TransactionOutcome outcome) {
     json entry = {{"path", nameOf(step)},
                   {"uri", where.uri},
                   {"kind", kindName(step.plan.kind)},
-                  {"backend", step.source.open ? "buffer" : "disk"}};
+                  {"backend", step.source.backendName()}};
     if (step.destination) entry["movedTo"] = step.plan.new_path;
     if (step.plan.new_text) {
       entry["version"] = landed.edit.version_after;

@@ -25,6 +25,9 @@ struct ServiceTarget {
   std::string uri;                 // the client's spelling (open) or file:// of the real path
   std::optional<std::string> path; // filesystem path, when there is one
   std::optional<disk::ResolvedPath> resolved; // disk targets
+
+  /// How results name its backend: "buffer" or "disk".
+  const char* backendName() const { return open ? "buffer" : "disk"; }
 };
 
 /// `documents` may be null (no editor).
