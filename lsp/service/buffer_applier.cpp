@@ -3,7 +3,7 @@
 
 #include "lsp/protocol/workspace_edit.h"
 #include "lsp/service/apply_edit_params.h"
-#include "lsp/service/text_compare.h"
+#include "engine/text/text_compare.h"
 #include "lsp/support/log.h"
 
 #include <boost/asio/steady_timer.hpp>

@@ -8,7 +8,7 @@
 #include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/edit_planner.h"
-#include "lsp/service/fresh_anchors.h"
+#include "engine/verify/fresh_anchors.h"
 #include "lsp/service/result_json.h"
 #include "lsp/service/service_target.h"
 #include "lsp/support/log.h"

@@ -3,7 +3,7 @@
 
 #include "engine/diff/minimal_edits.h"
 #include "lsp/protocol/error_json.h"
-#include "lsp/service/text_compare.h"
+#include "engine/text/text_compare.h"
 
 #include <memory>
 

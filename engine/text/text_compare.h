@@ -4,8 +4,8 @@
 
 #include "engine/text/rope.h"
 
-namespace hashline::lsp {
+namespace hashline {
 
 bool sameText(const Rope& a, const Rope& b);
 
-} // namespace hashline::lsp
+} // namespace hashline

@@ -1,9 +1,9 @@
 // Rope equality without flattening both texts at once.
-#include "lsp/service/text_compare.h"
+#include "engine/text/text_compare.h"
 
 #include <string_view>
 
-namespace hashline::lsp {
+namespace hashline {
 
 bool sameText(const Rope& a, const Rope& b) {
   if (a.sharesRootWith(b)) return true;
@@ -20,4 +20,4 @@ bool sameText(const Rope& a, const Rope& b) {
   return equal;
 }
 
-} // namespace hashline::lsp
+} // namespace hashline
