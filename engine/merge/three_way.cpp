@@ -2,7 +2,9 @@
 #include "engine/merge/three_way.h"
 
 #include "engine/diff/line_diff.h"
+#include "engine/text/chunk_compare.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace hashline::merge {
@@ -18,17 +20,102 @@ bool overlaps(const DiffRegion& region, std::size_t begin, std::size_t end) {
   return region.old_begin == region.old_end && begin == end && region.old_begin == begin;
 }
 
-std::size_t byteOfLine(const Lines& lines, std::string_view text, std::size_t line) {
-  return line < lines.size() ? static_cast<std::size_t>(lines[line].data() - text.data())
-                             : text.size();
-}
+/// One side (ours or theirs) against base, costing O(change): the bytes it shares with base at
+/// the start and at the end (whole lines) are found chunk by chunk and never copied; only its
+/// middle becomes a string, is split into lines and is diffed against base's middle. Its lines
+/// are views: into base outside the middle, into `middle_` inside. Not movable (views point into
+/// `middle_`).
+class SideText {
+public:
+  SideText(std::string_view base, const Lines& base_lines, const Chunks& chunks, std::size_t size)
+      : base_(base), base_lines_(base_lines), size_(size) {
+    const Chunks base_chunks{base};
+    // The shared prefix, cut back to just after its last line break; the shared suffix (not
+    // reaching into it), cut forward to just after its first line break. Both are whole lines
+    // of base, and of this side, at the same offsets from its start and end.
+    std::size_t prefix = commonPrefix(base_chunks, chunks);
+    const std::size_t last_break =
+        prefix == 0 ? std::string_view::npos : base.rfind('\n', prefix - 1);
+    prefix = last_break == std::string_view::npos ? 0 : last_break + 1;
+    std::size_t suffix = commonSuffix(base_chunks, chunks, std::min(base.size(), size) - prefix);
+    const std::size_t first_break = base.substr(base.size() - suffix).find('\n');
+    suffix = first_break == std::string_view::npos ? 0 : suffix - first_break - 1;
+    prefix_bytes_ = prefix;
+    first_ = lineAt(prefix);
+    resume_ = lineAt(base.size() - suffix);
 
-std::string joinLines(const Lines& lines, LineRange range) {
-  std::string out;
-  for (std::size_t i = range.begin; i < range.end; ++i)
-    out.append(lines[i]);
-  return out;
-}
+    middle_.reserve(size - suffix - prefix);
+    std::size_t at = 0;
+    for (std::string_view chunk : chunks) {
+      const std::size_t from = std::max(at, prefix),
+                        to = std::min(at + chunk.size(), size - suffix);
+      if (from < to) middle_.append(chunk.substr(from - at, to - from));
+      at += chunk.size();
+    }
+    middle_lines_ = splitLinesKeepingEnds(middle_);
+    const Lines base_middle(base_lines.begin() + static_cast<std::ptrdiff_t>(first_),
+                            base_lines.begin() + static_cast<std::ptrdiff_t>(resume_));
+    regions_ = diffLines(base_middle, middle_lines_);
+    for (DiffRegion& region : regions_) {
+      region.old_begin += first_;
+      region.old_end += first_;
+      region.new_begin += first_;
+      region.new_end += first_;
+    }
+  }
+  SideText(const SideText&) = delete;
+  SideText& operator=(const SideText&) = delete;
+
+  /// The changed regions against base, in whole-text line numbers.
+  const std::vector<DiffRegion>& regions() const { return regions_; }
+
+  std::string_view line(std::size_t index) const {
+    if (index < first_) return base_lines_[index];
+    if (index < first_ + middle_lines_.size()) return middle_lines_[index - first_];
+    return base_lines_[index - first_ - middle_lines_.size() + resume_];
+  }
+
+  /// The byte offset of line `index` in this side (its size past the last line).
+  std::size_t byteOf(std::size_t index) const {
+    const std::size_t middle_end = first_ + middle_lines_.size();
+    const std::size_t count = middle_end + base_lines_.size() - resume_;
+    if (index >= count) return size_;
+    if (index < first_) return offsetInBase(base_lines_[index]);
+    if (index < middle_end)
+      return prefix_bytes_ +
+             static_cast<std::size_t>(middle_lines_[index - first_].data() - middle_.data());
+    return size_ - (base_.size() - offsetInBase(line(index)));
+  }
+
+  std::string join(LineRange range) const {
+    std::string out;
+    for (std::size_t i = range.begin; i < range.end; ++i)
+      out.append(line(i));
+    return out;
+  }
+
+private:
+  std::size_t offsetInBase(std::string_view base_line) const {
+    return static_cast<std::size_t>(base_line.data() - base_.data());
+  }
+  /// The base line starting at byte `offset` (a line start, or the end of base).
+  std::size_t lineAt(std::size_t offset) const {
+    auto found = std::lower_bound(
+        base_lines_.begin(), base_lines_.end(), offset,
+        [&](std::string_view line, std::size_t at) { return offsetInBase(line) < at; });
+    return static_cast<std::size_t>(found - base_lines_.begin());
+  }
+
+  std::string_view base_;
+  const Lines& base_lines_;
+  std::size_t size_ = 0;
+  std::size_t prefix_bytes_ = 0;
+  std::size_t first_ = 0;  // lines [0, first_) are base's
+  std::size_t resume_ = 0; // base line where the shared suffix starts
+  std::string middle_;
+  Lines middle_lines_;
+  std::vector<DiffRegion> regions_;
+};
 
 /// One side's regions, consumed in order, with the line offset of that side after the last one.
 struct SideCursor {
@@ -47,20 +134,19 @@ struct SideCursor {
   }
 };
 
-} // namespace
-
-MergeResult mergeThreeWay(std::string_view base, std::string_view ours, std::string_view theirs) {
+/// The merge, with ours as a sequence of chunks of `ours_size` bytes.
+MergeResult mergeSides(std::string_view base, const Chunks& ours, std::size_t ours_size,
+                       std::string_view theirs) {
   MergeResult result;
-  if (ours == theirs) return result;
+  const Chunks theirs_chunks{theirs};
+  if (ours_size == theirs.size() && commonPrefix(ours, theirs_chunks) == ours_size) return result;
   result.differs = true;
   const Lines base_lines = splitLinesKeepingEnds(base);
-  const Lines our_lines = splitLinesKeepingEnds(ours);
-  const Lines their_lines = splitLinesKeepingEnds(theirs);
-  const std::vector<DiffRegion> our_regions = diffLines(base_lines, our_lines);
-  const std::vector<DiffRegion> their_regions = diffLines(base_lines, their_lines);
+  const SideText our_side(base, base_lines, ours, ours_size);
+  const SideText their_side(base, base_lines, theirs_chunks, theirs.size());
 
-  SideCursor our{our_regions};
-  SideCursor their{their_regions};
+  SideCursor our{our_side.regions()};
+  SideCursor their{their_side.regions()};
   while (our.has() || their.has()) {
     const bool ours_first =
         !their.has() || (our.has() && our.peek().old_begin <= their.peek().old_begin);
@@ -92,20 +178,30 @@ MergeResult mergeThreeWay(std::string_view base, std::string_view ours, std::str
                                 static_cast<std::size_t>(end + their.delta)};
     if (our_count == 0) {
       ByteEdit edit;
-      edit.begin = byteOfLine(our_lines, ours, our_range.begin);
-      edit.end = byteOfLine(our_lines, ours, our_range.end);
-      edit.text = joinLines(their_lines, their_range);
+      edit.begin = our_side.byteOf(our_range.begin);
+      edit.end = our_side.byteOf(our_range.end);
+      edit.text = their_side.join(their_range);
       result.edits.push_back(std::move(edit));
       result.taken.push_back({base_range, our_range, their_range});
       continue;
     }
-    std::string our_text = joinLines(our_lines, our_range);
-    std::string their_text = joinLines(their_lines, their_range);
+    std::string our_text = our_side.join(our_range);
+    std::string their_text = their_side.join(their_range);
     if (our_text == their_text) continue; // both made the same change
     result.conflicts.push_back(
         {base_range, our_range, their_range, std::move(our_text), std::move(their_text)});
   }
   return result;
+}
+
+} // namespace
+
+MergeResult mergeThreeWay(std::string_view base, std::string_view ours, std::string_view theirs) {
+  return mergeSides(base, Chunks{ours}, ours.size(), theirs);
+}
+
+MergeResult mergeThreeWay(std::string_view base, const Rope& ours, std::string_view theirs) {
+  return mergeSides(base, chunksOf(ours), ours.byteSize(), theirs);
 }
 
 std::size_t mergedLine(const MergeResult& result, std::size_t ours_line) {

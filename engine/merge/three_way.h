@@ -14,9 +14,17 @@
 // The result is the edits that turn ours into the merged text (byte edits on ours, sorted,
 // non-overlapping: the EditPlan contract), one per taken cluster, and the conflicts with both
 // sides' text. Deterministic: the same three texts always give the same result. Pure.
+//
+// Cost O(change), not O(document): the lines all three texts share at the start and at the end
+// are cut off before anything is split or diffed (with a Rope as ours, before any of it is
+// materialized), and the result's offsets and line numbers are shifted back. The prefix ends
+// after a line break all three share and the suffix starts after one, so every line cut off is a
+// whole line identical in all three. A one-line agent change of a 100k-line buffer with the
+// user's typing near it merges the few lines between the two.
 #pragma once
 
 #include "engine/plan/edit_plan.h"
+#include "engine/text/rope.h"
 
 #include <cstddef>
 #include <string>
@@ -60,6 +68,8 @@ struct MergeResult {
 
 /// Merges theirs' changes since base into ours (see the file comment).
 MergeResult mergeThreeWay(std::string_view base, std::string_view ours, std::string_view theirs);
+/// The same with the live buffer as ours; only the differing middle of it is materialized.
+MergeResult mergeThreeWay(std::string_view base, const Rope& ours, std::string_view theirs);
 
 /// The line of the merged text (ours with `result.edits` applied) where ours line `line` is,
 /// for a line outside every taken hunk.

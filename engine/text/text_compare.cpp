@@ -1,7 +1,7 @@
-// Rope equality without flattening both texts at once.
+// Rope equality without flattening either text.
 #include "engine/text/text_compare.h"
 
-#include <string_view>
+#include "engine/text/chunk_compare.h"
 
 namespace hashline {
 
@@ -9,15 +9,9 @@ bool sameText(const Rope& a, const Rope& b) {
   if (a.sharesRootWith(b)) return true;
   if (a.byteSize() != b.byteSize()) return false;
   if (a.lineBreaks() != b.lineBreaks()) return false;
-  std::string flat_b = b.toString();
-  std::size_t offset = 0;
-  bool equal = true;
-  a.forEachChunk(0, a.byteSize(), [&](std::string_view piece) {
-    if (!equal) return;
-    if (std::string_view(flat_b).substr(offset, piece.size()) != piece) equal = false;
-    offset += piece.size();
-  });
-  return equal;
+  // Leaves the two ropes share are skipped by address: an edited copy costs O(chunks) plus the
+  // bytes of the leaves the edit rebuilt.
+  return commonPrefix(chunksOf(a), chunksOf(b)) == a.byteSize();
 }
 
 } // namespace hashline

@@ -41,11 +41,17 @@ SettledRead readSettled(const std::string& path, std::size_t max_bytes) {
     ::close(fd);
     return {SettledRead::TooLarge, {}, std::to_string(before.st_size) + " bytes"};
   }
-  read.bytes.resize(static_cast<std::size_t>(before.st_size));
+  // One byte more than the file: a read that fills the size exactly then sees EOF; a file that
+  // grew meanwhile fills the spare byte and is not settled.
+  const std::size_t capacity = static_cast<std::size_t>(before.st_size) + 1;
+  auto data = std::make_unique_for_overwrite<char[]>(capacity);
   std::size_t got = 0;
   for (;;) {
-    if (got == read.bytes.size()) read.bytes.resize(got + 4096 + got / 4); // grew meanwhile
-    ssize_t n = ::read(fd, read.bytes.data() + got, read.bytes.size() - got);
+    if (got == capacity) {
+      ::close(fd);
+      return {SettledRead::Unsettled, {}, {}};
+    }
+    ssize_t n = ::read(fd, data.get() + got, capacity - got);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       ::close(fd);
@@ -54,7 +60,7 @@ SettledRead readSettled(const std::string& path, std::size_t max_bytes) {
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
   }
-  read.bytes.resize(got);
+  read.bytes = std::make_shared<const FileBytes>(std::move(data), got);
   struct stat after {};
   struct stat at_path {};
   const bool settled = ::fstat(fd, &after) == 0 && sameState(before, after) &&

@@ -6,14 +6,36 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
+#include <string_view>
 
 namespace hashline::lsp {
 
+/// The bytes of one settled read: read straight into an uninitialized buffer (never
+/// zero-filled, never copied), then immutable and shared — by the reconciler's base and by a
+/// merge in flight — so a multi-megabyte file costs one read per write, nothing more.
+class FileBytes {
+public:
+  FileBytes() = default;
+  FileBytes(std::unique_ptr<char[]> data, std::size_t size) : data_(std::move(data)), size_(size) {}
+  std::string_view view() const { return {data_.get(), size_}; }
+  operator std::string_view() const { return view(); }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  bool operator==(const FileBytes& other) const { return view() == other.view(); }
+
+private:
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0;
+};
+
+using SharedFileBytes = std::shared_ptr<const FileBytes>;
+
 struct SettledRead {
   enum Kind { Text, Missing, Unsettled, TooLarge, Failed } kind = Failed;
-  std::string bytes;   // Text: the whole file
-  std::string problem; // Failed / TooLarge: why
+  SharedFileBytes bytes; // Text: the whole file
+  std::string problem;   // Failed / TooLarge: why
 };
 
 SettledRead readSettled(const std::string& path, std::size_t max_bytes);

@@ -27,8 +27,8 @@ struct ReconcileOptions {
   std::chrono::milliseconds open_writer_quiet{120};
   /// A file open for writing is read anyway after this long (a writer that never closes).
   std::chrono::milliseconds open_writer_limit{2000};
-  /// A file that became empty must stay empty this long before that is taken (truncate, pause,
-  /// write must never surface the empty state).
+  /// A file that became empty must stay empty and untouched (no write event) this long before
+  /// that is taken (truncate, pause, write must never surface the empty state).
   std::chrono::milliseconds empty_grace{750};
   /// A file that disappeared must stay away this long before the user is told (git checkout and
   /// some editors unlink and recreate).

@@ -25,9 +25,13 @@
 
 #include "engine/merge/three_way.h"
 #include "lsp/reconcile/conflict_list.h"
+#include "lsp/reconcile/disk_read.h"
 #include "lsp/reconcile/file_watcher.h"
 #include "lsp/reconcile/reconcile_options.h"
+#include "lsp/reconcile/reconcile_requests.h"
 #include "lsp/service/agent_service.h"
+#include "lsp/service/buffer_applier.h"
+#include "lsp/service/edit_observer.h"
 #include "lsp/workspace/document_store.h"
 
 #include <boost/asio/steady_timer.hpp>
@@ -55,10 +59,10 @@ public:
   /// Changes the mode (initialize); `off` stops watching, others start with the open documents.
   void setMode(ReconcileMode mode);
 
-  /// `conflicts {uri? | path?}`.
-  void conflicts(const nlohmann::json& params, ServiceCallback done);
-  /// `resolve {conflict, take: "theirs" | "ours"}`.
-  void resolve(const nlohmann::json& params, ServiceCallback done);
+  /// `conflicts {uri? | path?}` (reconcile_methods.cpp).
+  void conflicts(const ConflictsRequest& request, ServiceCallback done);
+  /// `resolve {conflict, take: "theirs" | "ours"}` (reconcile_methods.cpp).
+  void resolve(const ResolveRequest& request, ServiceCallback done);
 
 private:
   struct Tracked;
@@ -69,8 +73,23 @@ private:
   void arm(Tracked& tracked, std::chrono::milliseconds after);
   void check(const std::string& key);
   /// The disk text is known and differs from the base: own save, or a foreign write to merge.
-  void reconcile(Tracked& tracked, std::string disk);
-  void merge(Tracked& tracked, std::string disk);
+  void reconcile(Tracked& tracked, SharedFileBytes disk);
+  /// One merge in flight: the three texts, the latest result, the buffer when it started.
+  struct PendingMerge {
+    SharedFileBytes base, theirs;
+    merge::MergeResult last;
+    Rope before;
+    std::int64_t before_version = 0;
+  };
+  void merge(Tracked& tracked, SharedFileBytes disk);
+  void onMergeDone(const std::string& key, const PendingMerge& state, Result<BufferApplied> outcome,
+                   std::uint64_t op);
+  void announceMerge(Tracked& tracked, const PendingMerge& state, const BufferApplied& applied,
+                     std::uint64_t op);
+  /// The merge found nothing to do because the editor reloaded the file itself: journal that.
+  void journalRacingReload(Tracked& tracked, const PendingMerge& state);
+  /// Who the journal says made a reconciled edit: session `disk`, the configured agent.
+  CallerIdentity diskCaller() const;
   void finishMerge(const std::string& key);
   /// Waits (re-arms) until `limit` after the last write; false when that has passed.
   bool waitForOwnSave(Tracked& tracked, std::chrono::milliseconds limit,

@@ -2,6 +2,7 @@
 #include "lsp/service/result_json.h"
 
 #include "engine/diff/unified_diff.h"
+#include "engine/text/chunk_compare.h"
 
 #include <algorithm>
 #include <string_view>
@@ -61,64 +62,6 @@ json readResultJSON(ReadView view, const std::string& uri, const std::optional<s
   return out;
 }
 
-namespace {
-
-std::vector<std::string_view> chunksOf(const Rope& text) {
-  std::vector<std::string_view> chunks;
-  text.forEachChunk(0, text.byteSize(), [&](std::string_view chunk) { chunks.push_back(chunk); });
-  return chunks;
-}
-
-/// Length of the common prefix of two chunk sequences. Pieces at the same address are the same
-/// shared rope leaf and are skipped unread, so an edited copy of a rope costs O(chunks) pointer
-/// compares plus the bytes of the leaves the edit rebuilt.
-std::size_t commonPrefix(const std::vector<std::string_view>& a,
-                         const std::vector<std::string_view>& b) {
-  std::size_t total = 0;
-  std::size_t ia = 0, ib = 0, oa = 0, ob = 0; // chunk index, offset inside it
-  while (ia < a.size() && ib < b.size()) {
-    const std::string_view x = a[ia].substr(oa), y = b[ib].substr(ob);
-    const std::size_t len = std::min(x.size(), y.size());
-    if (x.data() != y.data()) {
-      const auto [at, _] = std::mismatch(x.begin(), x.begin() + len, y.begin());
-      if (at != x.begin() + len) return total + static_cast<std::size_t>(at - x.begin());
-    }
-    total += len;
-    if ((oa += len) == a[ia].size()) ++ia, oa = 0;
-    if ((ob += len) == b[ib].size()) ++ib, ob = 0;
-  }
-  return total;
-}
-
-/// Length of the common suffix, at most `limit` bytes; as commonPrefix, from the ends.
-std::size_t commonSuffix(const std::vector<std::string_view>& a,
-                         const std::vector<std::string_view>& b, std::size_t limit) {
-  std::size_t total = 0;
-  std::size_t ia = a.size(), ib = b.size(), ra = 0, rb = 0; // chunks left, bytes left in chunk
-  while (total < limit) {
-    if (ra == 0) {
-      if (ia == 0) break;
-      ra = a[--ia].size();
-    }
-    if (rb == 0) {
-      if (ib == 0) break;
-      rb = b[--ib].size();
-    }
-    const std::size_t len = std::min({ra, rb, limit - total});
-    const std::string_view x = a[ia].substr(ra - len, len), y = b[ib].substr(rb - len, len);
-    if (x.data() != y.data()) {
-      const auto [at, _] = std::mismatch(x.rbegin(), x.rend(), y.rbegin());
-      if (at != x.rend()) return total + static_cast<std::size_t>(at - x.rbegin());
-    }
-    total += len;
-    ra -= len;
-    rb -= len;
-  }
-  return total;
-}
-
-} // namespace
-
 std::string documentDiff(const Rope& before, const Rope& after, const std::string& name) {
   UnifiedDiffOptions options;
   options.old_label = "a/" + name;
@@ -126,7 +69,7 @@ std::string documentDiff(const Rope& before, const Rope& after, const std::strin
   if (before.sharesRootWith(after)) return "";
   // Only the differing middle, widened to whole lines plus context, goes to the differ; lines
   // outside it are identical on both sides, so the result equals the whole-text diff.
-  const std::vector<std::string_view> a = chunksOf(before), b = chunksOf(after);
+  const Chunks a = chunksOf(before), b = chunksOf(after);
   const std::size_t prefix = commonPrefix(a, b);
   const std::size_t shorter = std::min(before.byteSize(), after.byteSize());
   if (prefix == before.byteSize() && prefix == after.byteSize()) return "";

@@ -111,6 +111,22 @@ TEST_F(Reconcile, TruncateThenWriteAfterAPause) {
   });
 }
 
+// The grace of an empty file counts from the last write, not from the first empty moment seen:
+// an earlier empty moment (here followed by a rewrite of the same text, which changes nothing)
+// must not make a later truncate-pause-write surface its empty state.
+TEST_F(Reconcile, AnEarlierEmptyMomentDoesNotShortenTheGrace) {
+  typingSurvivesWriter([&](const std::string& theirs) {
+    const std::string original = readFile("a.txt");
+    writeInPlace("a.txt", "");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    writeInPlace("a.txt", original); // back to the base: nothing to merge
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    writeInPlace("a.txt", "");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300)); // > the 750 ms since the first
+    writeInPlace("a.txt", theirs);
+  });
+}
+
 TEST_F(Reconcile, WriteTempThenRename) {
   typingSurvivesWriter([&](const std::string& theirs) { writeViaRename("a.txt", theirs); });
 }
@@ -192,6 +208,24 @@ TEST_F(Reconcile, OverlapKeepsTheUserTextAndTakingTheirsWorks) {
   EXPECT_EQ(resolved["status"], "applied") << resolved.dump();
   EXPECT_EQ(model("c.txt").text, theirs);
   EXPECT_TRUE(service("conflicts", json::object())["conflicts"].empty());
+}
+
+// conflicts / resolve read their params with the one typed reader: a wrong type or an unknown
+// `take` is invalid params naming the field, and nothing is resolved.
+TEST_F(Reconcile, MalformedConflictMethodParamsAreInvalidParams) {
+  for (const auto& [method, params, field] :
+       std::vector<std::tuple<std::string, json, std::string>>{
+           {"conflicts", {{"path", 7}}, "params.path"},
+           {"conflicts", json::array({1}), "params"},
+           {"resolve", {{"conflict", "c1"}, {"take", "mine"}}, "params.take"},
+           {"resolve", {{"conflict", 1}, {"take", "theirs"}}, "params.conflict"},
+           {"resolve", {{"conflict", "c1"}}, "params.take"}}) {
+    json response = client_->waitResponse(startService(method, params));
+    ASSERT_TRUE(response.contains("error")) << method << " " << params.dump();
+    EXPECT_EQ(response["error"]["code"], -32602) << response.dump();
+    EXPECT_NE(response["error"]["message"].get<std::string>().find(field), std::string::npos)
+        << response.dump();
+  }
 }
 
 /// Runs the CLI (it finds this sidecar through the fixture's runtime directory); stdout.

@@ -1,0 +1,72 @@
+// The state the reconciler keeps per open `file:` document, shared by its translation units
+// (reconciler.cpp: watch, settle, classify; reconcile_merge.cpp: merge, journal, announce).
+// Private to lsp/reconcile.
+#pragma once
+
+#include "lsp/reconcile/reconciler.h"
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hashline::lsp {
+
+using ReconcileClock = std::chrono::steady_clock;
+
+struct Reconciler::Tracked {
+  explicit Tracked(boost::asio::io_context& io) : timer(io) {}
+  std::string key, uri, path;
+  /// The paths whose directory entries are watched: the document's, and the file it resolves to
+  /// when that differs (a symlink: agents write the target).
+  std::vector<std::string> watched;
+  /// The text the buffer last had in common with the disk; null: no file on disk when opened.
+  /// Shared, never copied: a merge in flight holds it while the next write is read.
+  SharedFileBytes base;
+  struct Version {
+    std::int64_t version = 0;
+    Rope text;
+  };
+  std::deque<Version> recent;               // the buffer's versions since the last base point
+  ReconcileClock::time_point last_change{}; // of the user's typing (see onDocumentEvent)
+  std::int64_t merged_version = -1;         // the buffer version the last merge landed as
+  std::optional<ReconcileClock::time_point> saved_at; // the last didSave
+  /// A didSave belongs to this round of events (it may arrive just before the write's event).
+  bool savedThisRound() const {
+    return saved_at && *saved_at + std::chrono::milliseconds(250) > last_event;
+  }
+  bool waiting = false; // this round waits for the editor's own save to show (see reconcile)
+  boost::asio::steady_timer timer;
+  bool writer_open = false;
+  ReconcileClock::time_point first_event{}; // of this round of events
+  ReconcileClock::time_point last_event{};
+  bool armed = false;
+  std::optional<ReconcileClock::time_point> missing_since;
+  bool told_missing = false;
+  bool merging = false, again = false;
+  int failures = 0;
+  std::string skipped; // clean mode: the disk text last left out of a dirty buffer
+};
+
+/// Whether the rope holds exactly `text` (chunk by chunk; nothing is materialized).
+inline bool ropeEquals(const Rope& rope, std::string_view text) {
+  if (rope.byteSize() != text.size()) return false;
+  std::size_t at = 0;
+  bool equal = true;
+  rope.forEachChunk(0, rope.byteSize(), [&](std::string_view chunk) {
+    if (equal && text.compare(at, chunk.size(), chunk) != 0) equal = false;
+    at += chunk.size();
+  });
+  return equal;
+}
+
+/// The last component of `path`, for messages.
+inline std::string fileName(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace hashline::lsp
