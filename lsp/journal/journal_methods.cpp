@@ -313,7 +313,7 @@ void JournalService::pending(const ScopeRequest& request, ServiceCallback done) 
     }
     json entry = {{"name", file.name},
                   {"uri", file.target.uri},
-                  {"backend", file.target.open ? "buffer" : "disk"},
+                  {"backend", file.target.backendName()},
                   {"hunks", std::move(hunks)}};
     if (file.target.path) entry["path"] = *file.target.path;
     out.push_back(std::move(entry));

@@ -3,10 +3,12 @@
 // 1. Verify: every file's hunks are planned on its current text (engine/journal/rewind_planner.h)
 //    — one CONFLICT refuses the whole request and nothing is written. `dry_run` stops here with
 //    the diffs.
-// 2. Apply file by file through the service's pipeline: open buffers by one versioned applyEdit
-//    (re-planned on the text the editor has when it is sent; a race re-plans), disk files by
-//    atomic writes (a file the reverted ops created is deleted, one they deleted is recreated).
-//    Each file becomes a journaled op (`method`) listing the hunks it reverted.
+// 2. Commit file by file as one transaction (lsp/service/transaction.h) through the document's
+//    backend: open buffers by one versioned applyEdit (re-planned on the text the editor has
+//    when it is sent; a race re-plans), disk files by atomic writes (a file the reverted ops
+//    created is deleted, one they deleted is recreated). Each file becomes one journaled op
+//    (`method`) listing the hunks it reverted; when its hunks cancel out nothing is written and
+//    the op only records what is undone.
 // A document the ops moved (patch `Move to:`, or a move back) is one FileRevert from where it is
 // now (`target`) to where it was before the ops (`origin`): its hunks are reversed like any
 // others, then it is moved back, as one journaled "move" op (crash-safe: intent, atomic move,
@@ -16,8 +18,9 @@
 // reverted newest first across a move: whatever took the origin's path later goes first, the
 // move back next, and what the move had replaced at its destination (a `delete` op) after it —
 // verification simulates that order, so a rewind still writes nothing unless all of it can land.
-// 3. A file failing part-way: the files already reverted are restored newest first, each a
-//    journaled "rollback" op, and the refusal lists `applied`, `rolledBack`, `rollbackFailed`.
+// 3. A file failing part-way: the runner restores the files already reverted newest first,
+//    each a journaled "rollback" op, and the refusal lists `applied`, `rolledBack`,
+//    `rollbackFailed`.
 // Threading: the service's thread; asynchronous only while a buffer waits for the editor.
 #pragma once
 

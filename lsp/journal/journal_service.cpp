@@ -61,7 +61,7 @@ bool JournalService::handles(const std::string& method) {
 }
 
 JournalFile* JournalService::file() {
-  std::vector<std::string> roots = service_.disk_.roots();
+  std::vector<std::string> roots = service_.disk().roots();
   if (roots.empty()) return nullptr;
   if (file_ && file_root_ == roots.front()) return file_.get();
   Result<std::string> directory = disk::workspaceStateDirectory(roots.front());
@@ -169,7 +169,7 @@ bool JournalService::intentLanded(const JournalOp& op) const {
   const bool moves = op.kind == "move" && op.moved_to;
   if (!moves && !op.path) return false;
   std::string where = moves ? *op.moved_to : *op.path;
-  if (Result<disk::ResolvedPath> resolved = service_.disk_.resolve(where))
+  if (Result<disk::ResolvedPath> resolved = service_.disk().resolve(where))
     where = resolved->real_path;
   Result<std::optional<disk::Fingerprint>> now = disk::currentFingerprint(where);
   if (!now) return false; // unreadable: nothing can be proved, and nothing undone
@@ -198,7 +198,7 @@ std::int64_t JournalService::turnFor(const CallerIdentity& caller) {
 std::string JournalService::displayName(const std::optional<std::string>& path,
                                         const std::string& uri) const {
   if (!path) return uri;
-  for (const std::string& root : service_.disk_.roots())
+  for (const std::string& root : service_.disk().roots())
     if (path->size() > root.size() + 1 && path->rfind(root + "/", 0) == 0)
       return path->substr(root.size() + 1);
   return *path;
@@ -218,6 +218,7 @@ std::optional<JournalOp> JournalService::opOf(const AppliedEdit& edit) {
   op.moved_to = edit.moved_to;
   op.version_before = edit.version_before;
   op.version_after = edit.version_after;
+  op.reverts = edit.reverts;
   // What the agent's plan made of the text — not the user's typing that may have arrived in
   // the same notification (the user's edits are never attributed to the agent).
   if (edit.kind == AppliedEdit::Kind::Update && !edit.plan.edits.empty()) {
@@ -276,39 +277,25 @@ std::optional<JournalOp> JournalService::opOf(const AppliedEdit& edit) {
   } else {
     op.hunks = splitIntoHunks(edit.before.toString(), edit.after.toString());
   }
-  if (op.hunks.empty() && op.kind == "update") return std::nullopt; // nothing changed
+  if (op.hunks.empty() && op.kind == "update" && op.reverts.empty())
+    return std::nullopt; // nothing changed, nothing undone
   return op;
 }
 
 std::uint64_t JournalService::onApplied(const AppliedEdit& edit) {
-  auto journaled = std::find(journaled_.begin(), journaled_.end(),
-                             std::pair<std::string, std::int64_t>{edit.uri, edit.version_after});
-  if (journaled != journaled_.end()) {
-    journaled_.erase(journaled); // recorded around its write already
-    return 0;
-  }
   if (std::optional<JournalOp> op = opOf(edit)) return record(std::move(*op));
   return 0;
 }
 
-void JournalService::skipReport(const std::string& uri, std::int64_t version_after) {
-  journaled_.emplace_back(uri, version_after);
-}
-
 std::uint64_t JournalService::aroundDiskWrite(const AppliedEdit& edit,
-                                              const std::function<bool()>& write,
-                                              const DiskWriteJournaling& how) {
+                                              const std::function<bool()>& write) {
   std::optional<JournalOp> op = opOf(edit);
   if (!op) {
     (void)write();
     return 0;
   }
   op->version_after = edit.kind == AppliedEdit::Kind::Delete ? 0 : contentVersion(edit.after);
-  op->reverts = how.reverts;
-  std::int64_t version_after = op->version_after;
-  std::uint64_t id = recordAround(std::move(*op), write);
-  if (id != 0 && how.reported) skipReport(edit.uri, version_after);
-  return id;
+  return recordAround(std::move(*op), write);
 }
 
 Result<ServiceTarget> JournalService::targetOf(const JournalOp& op) const {
@@ -328,14 +315,9 @@ Result<ServiceTarget> JournalService::targetOfPath(const std::string& path) cons
 }
 
 Result<Rope> JournalService::currentRope(const ServiceTarget& target) const {
-  if (target.open) {
-    Result<const OpenDocument*> readable = service_.editor_->documents->readable(target.key);
-    if (!readable) return readable.error();
-    return (*readable)->document.text();
-  }
-  Result<DiskText> text = service_.disk_.load(*target.resolved, true);
-  if (!text) return text.error();
-  return text->exists() ? text->text : Rope();
+  Result<DocumentSnapshot> now = service_.backendFor(target).snapshot(target);
+  if (!now) return now.error();
+  return now->exists ? now->text : Rope();
 }
 
 Result<std::string> JournalService::currentText(const ServiceTarget& target) const {

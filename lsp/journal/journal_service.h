@@ -11,11 +11,11 @@
 //   turn    {action: begin | end | current}       turn boundaries (default: one per session)
 // Undo, reject and rewind find the hunks by content in the document as it is now (buffer mirror
 // or disk; engine/journal/hunk_locator.h), verify every file before writing anything — any
-// CONFLICT refuses the whole request, naming the lines — then apply through the service's
-// pipeline (versioned applyEdit for open buffers, atomic writes on disk), each file as a new
-// journaled op that records what it reverted. When a file fails part-way, the files already
-// reverted are restored (journaled as "rollback") and the refusal lists `applied`, `rolledBack`
-// and `rollbackFailed`. `dry_run` previews the diffs without writing.
+// CONFLICT refuses the whole request, naming the lines — then commit through the service's
+// transaction runner and backends (lsp/service/transaction.h), each file as a new journaled op
+// that records what it reverted. When a file fails part-way, the files already reverted are
+// restored (journaled as "rollback") and the refusal lists `applied`, `rolledBack` and
+// `rollbackFailed`. `dry_run` previews the diffs without writing.
 //
 // Each method's params are read into its typed request (journal_requests.h) before anything runs:
 // a malformed one is InvalidParams naming the field. Methods: journal_methods.cpp.
@@ -44,15 +44,6 @@ namespace hashline::lsp {
 
 class HashlineService;
 
-/// How `JournalService::aroundDiskWrite` journals one write.
-struct DiskWriteJournaling {
-  /// A later `onApplied` of the same edit follows and must record nothing more. False for writes
-  /// nobody reports (a patch's file writes, reported later via `skipReport`; rollbacks).
-  bool reported = true;
-  /// Hunks the op reverts (a rollback of an op journaled earlier; `{op, 0}` = all of it).
-  std::vector<journal::HunkRef> reverts;
-};
-
 class JournalService {
 public:
   explicit JournalService(HashlineService& service);
@@ -63,32 +54,22 @@ public:
   /// Reads `params` into the method's typed request (journal_requests.h; InvalidParams on any
   /// malformed member, before anything runs), then runs it.
   void call(const std::string& method, const nlohmann::json& params, ServiceCallback done);
-  /// The edit observer: records an applied edit as an op (unless `aroundDiskWrite` journaled it).
-  /// Returns the op id (0: nothing recorded here).
+  /// Records an applied edit (a buffer's, once the mirror confirmed it; a disk commit that
+  /// wrote nothing) as an op. Returns the op id (0: it changed and reverted nothing).
   std::uint64_t onApplied(const AppliedEdit& edit);
   /// Journals a disk edit around its write (crash safety, JournalFile::around): `edit` as it
-  /// will be once written (`after`, plan, kind; `version_after` is derived from `after`), `write`
-  /// does the atomic write and returns true when it landed. The later `onApplied` of the same
-  /// edit then records nothing more. Returns the op id (0: not landed, or nothing to record).
-  /// For a move the content id is the destination's, and an intent left by a dead writer is
-  /// settled by the destination (see intentLanded).
-  std::uint64_t aroundDiskWrite(const AppliedEdit& edit, const std::function<bool()>& write,
-                                const DiskWriteJournaling& how = {});
-  /// The next `onApplied` of (`uri`, `version_after`) records nothing: it was journaled around
-  /// its write already. Several may wait (a multi-file patch reports its files one by one).
-  void skipReport(const std::string& uri, std::int64_t version_after);
+  /// will be once written (`after`, plan, kind, reverts; `version_after` is derived from
+  /// `after`), `write` does the atomic write and returns true when it landed. Returns the op id
+  /// (0: not landed, or nothing to record). For a move the content id is the destination's, and
+  /// an intent left by a dead writer is settled by the destination (see intentLanded).
+  /// The backends call these two (through the service's ChangeLedger), once per commit.
+  std::uint64_t aroundDiskWrite(const AppliedEdit& edit, const std::function<bool()>& write);
 
   /// The model, refreshed from the file (tests, CLI rendering).
   const journal::Journal& model();
 
-  // For RevertRun (journal_revert.cpp).
+  // For the reverts (journal_revert.cpp).
   HashlineService& service() { return service_; }
-  /// Records `op` (id assigned) and persists it; returns the stored id. Buffer ops are appended
-  /// with grouped fsync, others synced (JournalFile).
-  std::uint64_t record(journal::JournalOp op);
-  /// Records a disk op around its write (JournalFile::around); `op.version_after` must be the
-  /// content id of what `write` writes. Returns the id, 0 when the write did not land.
-  std::uint64_t recordAround(journal::JournalOp op, const std::function<bool()>& write);
   /// The disk version id of `bytes` (what DiskBackend::versionOf gives once they are written).
   static std::int64_t contentVersion(std::string_view bytes);
   static std::int64_t contentVersion(const Rope& text);
@@ -105,6 +86,12 @@ public:
   Result<Rope> currentRope(const ServiceTarget& target) const;
 
 private:
+  /// Records `op` (id assigned) and persists it; returns the stored id. Buffer ops are appended
+  /// with grouped fsync, others synced (JournalFile).
+  std::uint64_t record(journal::JournalOp op);
+  /// Records a disk op around its write (JournalFile::around); `op.version_after` must be the
+  /// content id of what `write` writes. Returns the id, 0 when the write did not land.
+  std::uint64_t recordAround(journal::JournalOp op, const std::function<bool()>& write);
   JournalFile* file();
   void refresh();
   /// The op an applied edit makes (hunks from its plan); nullopt when it changed nothing.
@@ -133,9 +120,6 @@ private:
   std::unique_ptr<JournalFile> file_;
   std::string file_root_;
   bool file_failed_ = false;
-  // Disk edits journaled around their write whose `onApplied` is still to come (URI, version
-  // after): `onApplied` skips each once.
-  std::vector<std::pair<std::string, std::int64_t>> journaled_;
 };
 
 } // namespace hashline::lsp

@@ -1,9 +1,9 @@
 // The apply pipeline for open documents; see buffer_applier.h.
 #include "lsp/service/buffer_applier.h"
 
-#include "engine/diff/minimal_edits.h"
 #include "lsp/protocol/workspace_edit.h"
-#include "lsp/service/text_compare.h"
+#include "lsp/service/apply_edit_params.h"
+#include "engine/text/text_compare.h"
 #include "lsp/support/log.h"
 
 #include <boost/asio/steady_timer.hpp>
@@ -44,27 +44,7 @@ Error withPath(Error error, const std::string& uri) {
   return error;
 }
 
-std::string linesText(std::uint32_t first0, std::uint32_t last0) {
-  return first0 == last0 ? "line " + std::to_string(first0 + 1)
-                         : "lines " + std::to_string(first0 + 1) + "-" + std::to_string(last0 + 1);
-}
-
-// The id of the one annotation an edit carries (one per WorkspaceEdit, so a constant is unique).
-constexpr const char* kAnnotationId = "hashline.agent-edit";
-
 } // namespace
-
-std::string_view confirmationName(Confirmation confirmation) {
-  switch (confirmation) {
-  case Confirmation::Off:
-    return "off";
-  case Confirmation::Requested:
-    return "requested";
-  case Confirmation::Unsupported:
-    return "unsupported";
-  }
-  return "off";
-}
 
 BufferApplier::BufferApplier(EditorLink link, ServiceOptions options)
     : link_(std::move(link)), options_(options), queue_(*link_.io) {
@@ -112,13 +92,6 @@ void BufferApplier::apply(const std::string& key, std::string label, BufferPlann
   });
 }
 
-void BufferApplier::applyNow(const std::string& key, std::string label, BufferPlanner planner,
-                             BufferDone done, std::optional<bool> confirm) {
-  auto flight = makeFlight(key, std::move(label), std::move(planner), std::move(done), confirm);
-  in_flight_[key] = flight;
-  start(flight);
-}
-
 void BufferApplier::start(const std::shared_ptr<InFlight>& flight) {
   Result<const OpenDocument*> readable = link_.documents->readable(flight->key);
   if (!readable) return fail(flight, std::move(readable).error());
@@ -152,33 +125,10 @@ void BufferApplier::start(const std::shared_ptr<InFlight>& flight) {
   flight->has_plan = true;
   flight->sent_version = open.document.version();
 
-  const Rope& before = flight->planned.before;
-  const PositionEncoding encoding = link_.documents->encoding();
-  TextDocumentEdit document_edit;
-  document_edit.textDocument.uri = open.uri;
-  document_edit.textDocument.version = flight->sent_version;
-  for (const ByteEdit& edit : minimalEdits(before, flight->planned.plan)) {
-    TextEdit text_edit;
-    text_edit.range.start = before.positionOfByte(edit.begin, encoding);
-    text_edit.range.end = before.positionOfByte(edit.end, encoding);
-    text_edit.newText = edit.text;
-    document_edit.edits.push_back(std::move(text_edit));
-  }
-  ApplyWorkspaceEditParams params;
-  params.label = flight->label;
-  if (flight->confirmation == Confirmation::Requested) {
-    for (TextEdit& edit : document_edit.edits)
-      edit.annotationId = kAnnotationId;
-    ChangeAnnotation annotation;
-    annotation.label = flight->label;
-    annotation.needsConfirmation = true;
-    annotation.description =
-        "agent edit of " +
-        linesText(flight->planned.first_touched_line, flight->planned.last_touched_line) + " of " +
-        open.uri + " (version " + std::to_string(flight->sent_version) + ")";
-    params.edit.changeAnnotations[kAnnotationId] = std::move(annotation);
-  }
-  params.edit.documentChanges.push_back(std::move(document_edit));
+  if (flight->planned.plan.edits.empty()) return succeed(flight, open); // nothing to send
+  ApplyWorkspaceEditParams params =
+      applyEditParams(open.uri, flight->sent_version, flight->label, flight->planned,
+                      link_.documents->encoding(), flight->confirmation == Confirmation::Requested);
 
   flight->phase = InFlight::Phase::AwaitReply;
   const std::uint64_t generation = ++flight->send_generation;

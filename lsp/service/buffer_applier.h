@@ -106,12 +106,6 @@ public:
   /// How long an edit that timed out is watched for a late landing.
   static constexpr std::chrono::minutes kLateLandingWindow{10};
 
-  /// Runs `job` on `key`'s queue (for multi-step work such as a patch across files).
-  void enqueue(const std::string& key, DocumentQueue::Job job) { queue_.run(key, std::move(job)); }
-  /// Applies without queueing: the caller already holds `key`'s queue slot.
-  void applyNow(const std::string& key, std::string label, BufferPlanner planner, BufferDone done,
-                std::optional<bool> confirm = std::nullopt);
-
   /// How an edit whose request asked `confirm` (unset: the session default) is sent.
   Confirmation confirmationFor(std::optional<bool> confirm) const;
 

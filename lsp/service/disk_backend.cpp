@@ -1,4 +1,4 @@
-// Disk reads and atomic commits for the agent service; see disk_backend.h.
+// Disk reads and atomic, journaled commits for the agent service; see disk_backend.h.
 #include "lsp/service/disk_backend.h"
 
 #include "lsp/disk/atomic_writer.h"
@@ -7,8 +7,8 @@
 
 namespace hashline::lsp {
 
-DiskBackend::DiskBackend(std::function<std::vector<std::string>()> roots)
-    : roots_(std::move(roots)) {}
+DiskBackend::DiskBackend(std::function<std::vector<std::string>()> roots, ChangeLedger& ledger)
+    : roots_(std::move(roots)), ledger_(ledger) {}
 
 std::int64_t DiskBackend::versionOf(const disk::Fingerprint& fingerprint) {
   // In [2^52, 2^53): far above editor version numbers, and exact as an IEEE double, so every
@@ -76,7 +76,7 @@ Result<DiskText> DiskBackend::load(const disk::ResolvedPath& where, bool allow_m
   return out;
 }
 
-Result<disk::Fingerprint> DiskBackend::commit(const DiskText& base, const Rope& after) const {
+Result<disk::Fingerprint> DiskBackend::write(const DiskText& base, const Rope& after) const {
   std::string bytes = after.toString();
   disk::WriteOptions options;
   Result<disk::WriteResult> written = [&]() -> Result<disk::WriteResult> {
@@ -105,6 +105,79 @@ Result<disk::Fingerprint> DiskBackend::move(const DiskText& base, const disk::Re
   Result<disk::WriteResult> written = disk::atomicMove(base.where, to, after.toString(), options);
   if (!written) return std::move(written).error();
   return written->fingerprint;
+}
+
+Result<DocumentSnapshot> DiskBackend::snapshot(const ServiceTarget& target) {
+  Result<DiskText> text = load(*target.resolved, true);
+  if (!text) return std::move(text).error();
+  DocumentSnapshot now;
+  now.exists = text->exists();
+  now.text = std::move(text->text);
+  now.version = text->version;
+  now.fingerprint = text->fingerprint;
+  return now;
+}
+
+Status DiskBackend::apply(const Commit& commit, const DiskText& base, const PlannedChange& change,
+                          std::optional<disk::Fingerprint>& written) const {
+  auto keep = [&](Result<disk::Fingerprint> landed) -> Status {
+    if (!landed) return std::move(landed).error();
+    written = *landed;
+    return Status::success();
+  };
+  switch (change.kind) {
+  case AppliedEdit::Kind::Update:
+  case AppliedEdit::Kind::Create:
+    return keep(write(base, change.edit.after));
+  case AppliedEdit::Kind::Delete:
+    return remove(base);
+  case AppliedEdit::Kind::Move:
+    return keep(move(base, *commit.destination->resolved, change.edit.after));
+  }
+  return Status::success();
+}
+
+void DiskBackend::commit(Commit commit, CommitDone done) {
+  Result<DocumentSnapshot> now =
+      commit.base ? Result<DocumentSnapshot>(*commit.base) : snapshot(commit.target);
+  if (!now) return done(std::move(now).error());
+  Result<PlannedChange> change = commit.plan(*now, false);
+  if (!change) return done(std::move(change).error());
+  AppliedEdit edit;
+  edit.backend = AppliedEdit::Backend::Disk;
+  edit.kind = change->kind;
+  edit.method = commit.intent.method;
+  edit.caller = commit.intent.caller;
+  edit.uri = commit.target.uri;
+  edit.path = commit.target.path;
+  if (commit.destination) edit.moved_to = commit.destination->path;
+  edit.version_before = now->exists ? now->version : 0;
+  edit.before = change->edit.before;
+  edit.after = change->edit.after;
+  edit.plan = change->edit.plan;
+  edit.reverts = change->reverts;
+
+  Committed landed;
+  if (change->kind == AppliedEdit::Kind::Update && change->edit.plan.edits.empty()) {
+    // Nothing to write (a revert whose hunks cancel out): the journal still learns the intent.
+    edit.version_after = now->version;
+    landed.op = ledger_.recordLanded(edit);
+  } else {
+    DiskText base{*commit.target.resolved, now->fingerprint, now->text, now->version};
+    std::optional<disk::Fingerprint> written;
+    Status status = Status::success();
+    landed.op = ledger_.recordAround(edit, [&] {
+      status = apply(commit, base, *change, written);
+      edit.version_after = written ? versionOf(*written) : 0;
+      return status.ok();
+    });
+    if (!status) return done(std::move(status).error());
+  }
+  landed.edit = std::move(edit);
+  landed.planned = std::move(change->edit);
+  landed.target = commit.target;
+  landed.destination = commit.destination;
+  done(std::move(landed));
 }
 
 } // namespace hashline::lsp

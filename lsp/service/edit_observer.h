@@ -8,6 +8,7 @@
 // thread right after the commit and before the agent gets its answer; they must not block.
 #pragma once
 
+#include "engine/journal/journal_op.h"
 #include "engine/plan/edit_plan.h"
 #include "engine/text/rope.h"
 #include "lsp/service/service_request.h"
@@ -16,6 +17,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hashline::lsp {
 
@@ -31,7 +33,8 @@ struct AppliedEdit {
   std::int64_t version_after = 0;
   Rope before;
   Rope after;
-  EditPlan plan; // byte edits against `before` (empty for Create/Delete)
+  EditPlan plan;                         // byte edits against `before` (empty for Create/Delete)
+  std::vector<journal::HunkRef> reverts; // hunks this edit reverts (undo, rewind, rollback)
 };
 
 using AppliedEditObserver = std::function<void(const AppliedEdit& edit)>;

@@ -8,7 +8,7 @@
 #include "engine/forms/read_guard.h"
 #include "engine/verify/anchor_resolver.h"
 #include "engine/verify/verifier.h"
-#include "lsp/service/text_compare.h"
+#include "engine/text/text_compare.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
-// HashlineService: routing, reads, single-document edits and status; see hashline_service.h.
-// Patches across files live in patch_run.cpp.
+// HashlineService: routing, reads, single-document edits, status, and the ledger the backends
+// journal through; see hashline_service.h. Patches across files live in patch_run.cpp.
 #include "lsp/service/hashline_service.h"
 
 #include "engine/anchors/reader.h"
@@ -8,7 +8,7 @@
 #include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/edit_planner.h"
-#include "lsp/service/fresh_anchors.h"
+#include "engine/verify/fresh_anchors.h"
 #include "lsp/service/result_json.h"
 #include "lsp/service/service_target.h"
 #include "lsp/support/log.h"
@@ -22,27 +22,6 @@
 namespace hashline::lsp {
 
 using nlohmann::json;
-
-namespace {
-
-/// The journal record of an edit that landed in an open buffer.
-AppliedEdit bufferEditRecord(std::string method, const CallerIdentity& caller,
-                             const BufferApplied& applied, std::optional<std::string> path) {
-  AppliedEdit record;
-  record.backend = AppliedEdit::Backend::Buffer;
-  record.method = std::move(method);
-  record.caller = caller;
-  record.uri = applied.uri;
-  record.path = std::move(path);
-  record.version_before = applied.version_before;
-  record.version_after = applied.version_after;
-  record.before = applied.planned.before;
-  record.after = applied.committed;
-  record.plan = applied.planned.plan;
-  return record;
-}
-
-} // namespace
 
 std::unique_ptr<HashlineService> HashlineService::forEditor(LspServer& server,
                                                             ServiceOptions options) {
@@ -78,21 +57,14 @@ std::unique_ptr<HashlineService> HashlineService::forDisk(std::vector<std::strin
 HashlineService::HashlineService(std::optional<EditorLink> editor,
                                  std::function<std::vector<std::string>()> roots,
                                  ServiceOptions options)
-    : editor_(std::move(editor)), disk_(std::move(roots)), options_(options),
+    : editor_(std::move(editor)), disk_(std::move(roots), *this), options_(options),
       journal_(std::make_unique<JournalService>(*this)) {
-  if (editor_) {
-    applier_ = std::make_unique<BufferApplier>(*editor_, options_);
-    // A document's line hash cache lives while it is open; a reopen starts a new history.
-    cache_listener_ = editor_->documents->addListener([this](const DocumentEvent& event) {
-      if (event.kind == DocumentEvent::Opened || event.kind == DocumentEvent::Closed)
-        caches_.erase(event.key);
-    });
-  }
+  if (editor_)
+    buffers_ =
+        std::make_unique<BufferBackend>(*editor_, options_, static_cast<ChangeLedger&>(*this));
 }
 
-HashlineService::~HashlineService() {
-  if (editor_) editor_->documents->removeListener(cache_listener_);
-}
+HashlineService::~HashlineService() = default;
 
 std::vector<std::string> HashlineService::methods() const {
   std::vector<std::string> names = {"draft", "ed",   "edit",    "headtail", "patch",
@@ -114,12 +86,29 @@ std::string HashlineService::displayName(const Target& target) const {
   return *target.path;
 }
 
-LineHashCache& HashlineService::cacheFor(const std::string& key) {
-  return caches_[key];
+Result<ServiceTarget> HashlineService::locate(const DocumentRef& ref) const {
+  return locateTarget(ref, editor_ ? editor_->documents : nullptr, disk_);
 }
 
-Result<HashlineService::Target> HashlineService::locate(const DocumentRef& ref) const {
-  return locateTarget(ref, editor_ ? editor_->documents : nullptr, disk_);
+DocumentBackend& HashlineService::backendFor(const ServiceTarget& target) {
+  if (target.open && buffers_) return *buffers_;
+  return disk_;
+}
+
+Tier HashlineService::tierFor(const std::string& session, const std::string& key) const {
+  const Observation* observation = observations_.find(session, key);
+  return observation ? observation->tier(options_.default_tier) : options_.default_tier;
+}
+
+std::vector<AnchoredRow> HashlineService::freshAnchors(const Committed& landed,
+                                                       const std::string& session) {
+  const ServiceTarget& where = landed.destination ? *landed.destination : landed.target;
+  const OpenDocument* open = where.open && editor_ ? editor_->documents->find(where.key) : nullptr;
+  return issueFreshAnchors(landed.edit.after, landed.edit.version_after, landed.planned.tier,
+                           landed.planned.changed_lines, options_.context_lines,
+                           open ? &open->document.changeLog() : nullptr,
+                           open ? &buffers_->cacheFor(where.key) : nullptr,
+                           &observations_.observe(session, where.key));
 }
 
 void HashlineService::call(const std::string& raw_method, json params, ServiceCallback done) {
@@ -178,8 +167,8 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
 ServiceCallback HashlineService::withConfirmation(const CallerIdentity& caller,
                                                   ServiceCallback done) const {
   Confirmation confirmation = Confirmation::Off;
-  if (applier_)
-    confirmation = applier_->confirmationFor(caller.confirm);
+  if (buffers_)
+    confirmation = buffers_->confirmationFor(caller.confirm);
   else if (caller.confirm.value_or(options_.confirm_edits))
     confirmation = Confirmation::Unsupported; // no editor: written to disk without asking
   return [confirmation, done = std::move(done)](ServiceOutcome outcome) {
@@ -192,151 +181,83 @@ ServiceCallback HashlineService::withConfirmation(const CallerIdentity& caller,
 void HashlineService::read(const ReadRequest& request, ServiceCallback done) {
   Result<Target> target = locate(request.document);
   if (!target) return done(refusalToJSON(target.error()));
-  const std::string& session = request.caller.session;
-  Observation& observation = observations_.observe(session, target->key);
-  auto tierOf = [&] {
-    return request.tier ? *request.tier : observation.tier(options_.default_tier);
-  };
-  if (target->open) {
-    Result<const OpenDocument*> readable = editor_->documents->readable(target->key);
-    if (!readable) return done(refusalToJSON(readable.error()));
-    OpenDocument& open = *editor_->documents->find(target->key);
-    open.document.keepSnapshot(); // text forms compare against what was read
-    Result<ReadView> view =
-        readWindow(open.document.text(), open.document.version(), tierOf(), request.from,
-                   request.to, &open.document.changeLog(), &cacheFor(target->key));
-    if (!view) return done(refusalToJSON(view.error()));
-    observation.recordRead(*view);
-    return done(readResultJSON(std::move(*view), open.uri, target->path, request.format));
+  Result<DocumentSnapshot> now = backendFor(*target).snapshot(*target);
+  if (now && !now->exists) { // reading a file that does not exist: FILE_NOT_FOUND
+    Result<DiskText> text = disk_.load(*target->resolved, false);
+    if (!text) return done(refusalToJSON(text.error()));
+    now = backendFor(*target).snapshot(*target);
   }
-  Result<DiskText> text = disk_.load(*target->resolved, false);
-  if (!text) return done(refusalToJSON(text.error()));
-  Result<ReadView> view = readWindow(text->text, text->version, tierOf(), request.from, request.to);
+  if (!now) return done(refusalToJSON(now.error()));
+  if (now->open) now->open->document.keepSnapshot(); // text forms compare against what was read
+  Observation& observation = observations_.observe(request.caller.session, target->key);
+  const Tier tier = request.tier ? *request.tier : observation.tier(options_.default_tier);
+  Result<ReadView> view =
+      readWindow(now->text, now->version, tier, request.from, request.to,
+                 now->open ? &now->open->document.changeLog() : nullptr, now->cache);
   if (!view) return done(refusalToJSON(view.error()));
   observation.recordRead(*view);
   done(readResultJSON(std::move(*view), target->uri, target->path, request.format));
 }
 
+ChangePlanner HashlineService::formPlanner(std::shared_ptr<const FormRequest> request,
+                                           const Target& target) {
+  const std::string key = target.key;
+  const std::string name = target.open ? target.uri : target.path.value_or(target.uri);
+  return
+      [this, request, key, name](const DocumentSnapshot& now, bool retry) -> Result<PlannedChange> {
+        TextState state = now.state();
+        PlanContext context{state};
+        context.observation = observations_.find(request->caller.session, key);
+        context.cache = now.cache;
+        context.document = now.open ? &now.open->document : nullptr;
+        context.retry = retry;
+        context.path = name;
+        context.default_tier = options_.default_tier;
+        context.context_lines = options_.context_lines;
+        Result<PlannedChange> change = asUpdate(planForm(*request, context));
+        if (change && !now.exists) change->kind = AppliedEdit::Kind::Create; // a `write` creates it
+        return change;
+      };
+}
+
+void HashlineService::preview(const FormRequest& request, const Target& target,
+                              ServiceCallback done) {
+  Result<DocumentSnapshot> now = backendFor(target).snapshot(target);
+  if (!now) return done(refusalToJSON(now.error()));
+  auto shared = std::make_shared<const FormRequest>(request);
+  Result<PlannedChange> planned = formPlanner(shared, target)(*now, false);
+  if (!planned) return done(refusalToJSON(planned.error()));
+  EditSummary summary{target.uri,   target.path,  target.backendName(),
+                      now->version, now->version, &planned->edit.plan};
+  summary.diff = documentDiff(planned->edit.before, planned->edit.after, displayName(target));
+  summary.preview = true;
+  done(editResultJSON(summary));
+}
+
 void HashlineService::edit(FormRequest request, ServiceCallback done) {
   Result<Target> target = locate(request.document);
   if (!target) return done(refusalToJSON(target.error()));
-  if (target->open) return editBuffer(std::move(request), std::move(*target), std::move(done));
-  editDisk(request, *target, std::move(done));
-}
-
-void HashlineService::editBuffer(FormRequest request, Target target, ServiceCallback done) {
-  auto shared = std::make_shared<FormRequest>(std::move(request));
-  const std::string key = target.key;
-  BufferPlanner planner = [this, shared, key](OpenDocument& open, bool retry) {
-    TextState state = TextState::ofDocument(open.document);
-    PlanContext context{state};
-    context.observation = observations_.find(shared->caller.session, key);
-    context.cache = &cacheFor(key);
-    context.document = &open.document;
-    context.retry = retry;
-    context.path = open.uri;
-    context.default_tier = options_.default_tier;
-    context.context_lines = options_.context_lines;
-    return planForm(*shared, context);
-  };
-
-  if (shared->dry_run) {
-    Result<const OpenDocument*> readable = editor_->documents->readable(key);
-    if (!readable) return done(refusalToJSON(readable.error()));
-    OpenDocument& open = *editor_->documents->find(key);
-    Result<PlannedEdit> planned = planner(open, false);
-    if (!planned) return done(refusalToJSON(planned.error()));
-    EditSummary summary{
-        open.uri,      target.path, "buffer", open.document.version(), open.document.version(),
-        &planned->plan};
-    summary.diff = documentDiff(planned->before, planned->after, displayName(target));
-    summary.preview = true;
-    return done(editResultJSON(summary));
-  }
-
-  std::string label = "hashline " + std::string(formMethod(shared->kind));
-  applier_->apply(
-      key, label, std::move(planner),
-      [this, shared, target, done = std::move(done)](Result<BufferApplied> outcome) {
-        if (!outcome) return done(refusalToJSON(outcome.error()));
-        BufferApplied& applied = *outcome;
-        OpenDocument* open = editor_->documents->find(target.key);
-        Observation& observation = observations_.observe(shared->caller.session, target.key);
-        std::vector<AnchoredRow> fresh =
-            issueFreshAnchors(applied.committed, applied.version_after, applied.planned.tier,
-                              applied.planned.changed_lines, options_.context_lines,
-                              open ? &open->document.changeLog() : nullptr,
-                              open ? &cacheFor(target.key) : nullptr, &observation);
-        if (open) open->document.keepSnapshot();
-        report(bufferRecord(*shared, target, applied));
-        EditSummary summary{
-            applied.uri,           target.path,          "buffer", applied.version_before,
-            applied.version_after, &applied.planned.plan};
-        summary.anchors = std::move(fresh);
-        summary.diff =
-            documentDiff(applied.planned.before, applied.planned.after, displayName(target));
-        summary.attempts = applied.attempts;
-        done(editResultJSON(summary));
-      },
-      shared->caller.confirm,
-      // Reported EDITOR_TIMEOUT, then applied by the editor after all: journal what landed.
-      [this, shared, target](BufferApplied applied) {
-        report(bufferRecord(*shared, target, applied));
-      });
-}
-
-AppliedEdit HashlineService::bufferRecord(const FormRequest& request, const Target& target,
-                                          const BufferApplied& applied) const {
-  return bufferEditRecord(std::string(formMethod(request.kind)), request.caller, applied,
-                          target.path);
-}
-
-void HashlineService::editDisk(const FormRequest& request, const Target& target,
-                               ServiceCallback done) {
-  Result<DiskText> text = disk_.load(*target.resolved, true);
-  if (!text) return done(refusalToJSON(text.error()));
-  TextState state = text->state();
-  PlanContext context{state};
-  context.observation = observations_.find(request.caller.session, target.key);
-  context.path = target.resolved->real_path;
-  context.default_tier = options_.default_tier;
-  context.context_lines = options_.context_lines;
-  Result<PlannedEdit> planned = planForm(request, context);
-  if (!planned) return done(refusalToJSON(planned.error()));
-  EditSummary summary{target.uri,    target.path,   "disk",
-                      text->version, text->version, &planned->plan};
-  summary.diff = documentDiff(planned->before, planned->after, displayName(target));
-  if (request.dry_run) {
-    summary.preview = true;
-    return done(editResultJSON(summary));
-  }
-  AppliedEdit record;
-  record.backend = AppliedEdit::Backend::Disk;
-  record.kind = text->exists() ? AppliedEdit::Kind::Update : AppliedEdit::Kind::Create;
-  record.method = std::string(formMethod(request.kind));
-  record.caller = request.caller;
-  record.uri = target.uri;
-  record.path = target.path;
-  record.version_before = text->exists() ? text->version : 0;
-  record.before = planned->before;
-  record.after = planned->after;
-  record.plan = planned->plan;
-  // The journal holds an fsynced intent of this edit until the atomic write returned, so a kill
-  // at any point leaves the file unchanged or changed and undoable (docs/journal.md).
-  std::optional<Result<disk::Fingerprint>> written;
-  journal_->aroundDiskWrite(record, [&] {
-    written = disk_.commit(*text, planned->after);
-    return written->ok();
+  if (request.dry_run) return preview(request, *target, std::move(done));
+  auto shared = std::make_shared<const FormRequest>(std::move(request));
+  Commit commit;
+  commit.target = *target;
+  commit.plan = formPlanner(shared, *target);
+  commit.intent = {std::string(formMethod(shared->kind)), shared->caller};
+  commit.confirm = shared->caller.confirm;
+  commit.journal_late = true;
+  backendFor(*target).commit(std::move(commit), [this, shared, target = *target,
+                                                 done =
+                                                     std::move(done)](Result<Committed> outcome) {
+    if (!outcome) return done(refusalToJSON(outcome.error()));
+    const Committed& landed = *outcome;
+    EditSummary summary{landed.edit.uri,           target.path,
+                        target.backendName(),      landed.edit.version_before,
+                        landed.edit.version_after, &landed.planned.plan};
+    summary.anchors = freshAnchors(landed, shared->caller.session);
+    summary.diff = documentDiff(landed.planned.before, landed.planned.after, displayName(target));
+    summary.attempts = landed.attempts;
+    done(editResultJSON(summary));
   });
-  if (!*written) return done(refusalToJSON(written->error()));
-  summary.version_after = DiskBackend::versionOf(**written);
-  summary.anchors =
-      issueFreshAnchors(planned->after, summary.version_after, planned->tier,
-                        planned->changed_lines, options_.context_lines, nullptr, nullptr,
-                        &observations_.observe(request.caller.session, target.key));
-  record.version_after = summary.version_after;
-  report(record);
-  done(editResultJSON(summary));
 }
 
 void HashlineService::status(const StatusRequest& request, ServiceCallback done) {
@@ -366,8 +287,8 @@ void HashlineService::status(const StatusRequest& request, ServiceCallback done)
                  {"tier", std::string(tierName(options_.default_tier))}};
   if (editor_) result["encoding"] = std::string(encodingName(editor_->documents->encoding()));
   // How an edit that does not say `confirm` goes to the editor (the session default).
-  if (applier_)
-    result["confirmation"] = std::string(confirmationName(applier_->confirmationFor(std::nullopt)));
+  if (buffers_)
+    result["confirmation"] = std::string(confirmationName(buffers_->confirmationFor(std::nullopt)));
   if (request.names_session) {
     std::size_t observed = 0;
     for (const auto& [key, observation] : observations_.entries())
@@ -398,29 +319,51 @@ void HashlineService::addMethod(std::string name, MethodHandler handler) {
 void HashlineService::applyToBuffer(const std::string& key, std::string method,
                                     CallerIdentity caller, BufferPlanner planner,
                                     OwnEditDone done) {
-  std::optional<std::string> path;
-  if (const OpenDocument* open = editor_->documents->find(key)) path = fileUriToPath(open->uri);
-  std::string label = "hashline " + method;
-  applier_->apply(
-      key, std::move(label), std::move(planner),
-      [this, key, method, caller, path, done = std::move(done)](Result<BufferApplied> outcome) {
-        if (!outcome) return done(std::move(outcome), 0);
-        if (OpenDocument* open = editor_->documents->find(key)) open->document.keepSnapshot();
-        std::uint64_t op = report(bufferEditRecord(method, caller, *outcome, path));
-        done(std::move(outcome), op);
-      },
-      /*confirm=*/false,
-      [this, method, caller, path](BufferApplied applied) { // landed after a timeout
-        report(bufferEditRecord(method, caller, applied, path));
-      });
+  Commit commit;
+  commit.target.key = key;
+  commit.target.open = true;
+  commit.target.uri = key;
+  if (const OpenDocument* open = editor_->documents->find(key)) {
+    commit.target.uri = open->uri;
+    commit.target.path = fileUriToPath(open->uri);
+  }
+  commit.plan = [planner = std::move(planner)](const DocumentSnapshot& now, bool retry) {
+    return asUpdate(planner(*now.open, retry));
+  };
+  commit.intent = {std::move(method), std::move(caller)};
+  commit.confirm = false; // the sidecar's own edit: never asks
+  commit.journal_late = true;
+  buffers_->commit(std::move(commit), [done = std::move(done)](Result<Committed> outcome) {
+    if (!outcome) return done(std::move(outcome).error(), 0);
+    BufferApplied applied;
+    applied.uri = outcome->edit.uri;
+    applied.version_before = outcome->edit.version_before;
+    applied.version_after = outcome->edit.version_after;
+    applied.planned = std::move(outcome->planned);
+    applied.committed = outcome->edit.after;
+    applied.attempts = outcome->attempts;
+    done(std::move(applied), outcome->op);
+  });
 }
 
-std::uint64_t HashlineService::report(const AppliedEdit& edit) {
+void HashlineService::announce(const AppliedEdit& edit) {
   log::info("applied ", edit.method, " to ", edit.uri, " (",
             edit.backend == AppliedEdit::Backend::Buffer ? "buffer" : "disk", ", version ",
             edit.version_before, " → ", edit.version_after, ")");
-  std::uint64_t op = journal_->onApplied(edit);
   if (observer_) observer_(edit);
+}
+
+std::uint64_t HashlineService::recordLanded(const AppliedEdit& edit) {
+  std::uint64_t op = journal_->onApplied(edit);
+  announce(edit);
+  return op;
+}
+
+std::uint64_t HashlineService::recordAround(const AppliedEdit& edit,
+                                            const std::function<bool()>& write) {
+  bool landed = false;
+  std::uint64_t op = journal_->aroundDiskWrite(edit, [&] { return landed = write(); });
+  if (landed) announce(edit); // `write` filled in its version_after
   return op;
 }
 

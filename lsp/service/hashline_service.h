@@ -1,10 +1,13 @@
 // HashlineService: the AgentService every transport calls (lsp/service/agent_service.h).
 //
 // Routes each call by document: a document open in the editor (the DocumentStore mirror, found
-// by `uri`, or by `path` → file URI) goes to the buffer pipeline (BufferApplier: versioned
-// workspace/applyEdit, confirmed by the mirror); anything else goes to the disk backend
-// (DiskBackend: workspace-confined, atomic writes). Both share the ObservationStore — what each
-// session read, at which version — keyed by canonical URI (file URIs for disk files).
+// by `uri`, or by `path` → file URI) goes to the BufferBackend (versioned workspace/applyEdit,
+// confirmed by the mirror); anything else to the DiskBackend (workspace-confined, atomic
+// writes) — both DocumentBackends (document_backend.h). Every mutation is a typed request,
+// planned, then committed through its backend by the transaction runner (transaction.h), and
+// journaled by the backend through this service (the ChangeLedger: log, journal, observer).
+// Both backends share the ObservationStore — what each session read, at which version — keyed
+// by canonical URI (file URIs for disk files).
 //
 // Two constructions:
 //  - `forEditor(server)`: inside `hashline lsp`; buffers + disk (roots = the server's workspace
@@ -25,12 +28,14 @@
 #include "engine/anchors/line_hash_cache.h"
 #include "engine/verify/observation.h"
 #include "lsp/service/agent_service.h"
-#include "lsp/service/buffer_applier.h"
+#include "lsp/service/buffer_backend.h"
 #include "lsp/service/disk_backend.h"
+#include "lsp/service/document_backend.h"
 #include "lsp/service/edit_observer.h"
 #include "lsp/service/service_options.h"
 #include "lsp/service/service_request.h"
 #include "lsp/service/service_target.h"
+#include "lsp/service/transaction.h"
 
 #include <functional>
 #include <map>
@@ -44,7 +49,7 @@ namespace hashline::lsp {
 class LspServer;
 class JournalService;
 
-class HashlineService : public AgentService {
+class HashlineService : public AgentService, private ChangeLedger {
 public:
   /// Inside `hashline lsp`: the server's mirror, roots, encoding and connection.
   static std::unique_ptr<HashlineService> forEditor(LspServer& server, ServiceOptions options = {});
@@ -78,42 +83,49 @@ public:
                      BufferPlanner planner, OwnEditDone done);
   /// Journals and announces a change that reached an open buffer another way (the editor
   /// reloaded a file hashline was about to merge); returns the op id (0: nothing recorded).
-  std::uint64_t recordAppliedEdit(const AppliedEdit& edit) { return report(edit); }
+  std::uint64_t recordAppliedEdit(const AppliedEdit& edit) { return recordLanded(edit); }
+
+  // For the mutations' front ends (patch_run.cpp, lsp/journal):
+  /// Where a request's document is: open in the editor, or on disk.
+  Result<ServiceTarget> locate(const DocumentRef& ref) const;
+  /// The backend of `target`: the buffer's when it is open in the editor, else the disk's.
+  DocumentBackend& backendFor(const ServiceTarget& target);
+  BackendFor backends() {
+    return [this](const ServiceTarget& target) -> DocumentBackend& { return backendFor(target); };
+  }
+  const DiskBackend& disk() const { return disk_; }
+  /// The name diffs show: the path relative to its root, else the path, else the URI.
+  std::string displayName(const ServiceTarget& target) const;
+  /// The session's tier for a document (the default when it never read it).
+  Tier tierFor(const std::string& session, const std::string& key) const;
+  /// Fresh anchors around what `landed` changed, recorded in `session`'s observation of the
+  /// document where it is now (a move's destination).
+  std::vector<AnchoredRow> freshAnchors(const Committed& landed, const std::string& session);
 
 private:
   using Target = ServiceTarget;
-  Result<Target> locate(const DocumentRef& ref) const;
-  LineHashCache& cacheFor(const std::string& key);
-  /// The name diffs show: the path relative to its root, else the path, else the URI.
-  std::string displayName(const Target& target) const;
 
   void read(const ReadRequest& request, ServiceCallback done);
   void edit(FormRequest request, ServiceCallback done);
-  void editBuffer(FormRequest request, Target target, ServiceCallback done);
-  /// The journal record of an edit that landed in an open buffer.
-  AppliedEdit bufferRecord(const FormRequest& request, const Target& target,
-                           const BufferApplied& applied) const;
-  void editDisk(const FormRequest& request, const Target& target, ServiceCallback done);
+  /// Plans `request` on the document as it is when its commit runs.
+  ChangePlanner formPlanner(std::shared_ptr<const FormRequest> request, const Target& target);
+  void preview(const FormRequest& request, const Target& target, ServiceCallback done);
   void patch(PatchRequest request, ServiceCallback done);
   void status(const StatusRequest& request, ServiceCallback done);
   /// `done` that adds `confirmation` (off / requested / unsupported) to an edit's result.
   ServiceCallback withConfirmation(const CallerIdentity& caller, ServiceCallback done) const;
   /// `done` that adds the open reconciliation conflicts to a `pending` result.
   ServiceCallback withConflicts(const nlohmann::json& params, ServiceCallback done) const;
-  /// Journals and announces a landed edit; returns its journal op id (0: nothing recorded).
-  std::uint64_t report(const AppliedEdit& edit);
-
-  friend class PatchRun;
-  friend class JournalService;
-  friend class RevertRun;
+  // ChangeLedger: logs, journals and announces what landed; returns the journal op id.
+  std::uint64_t recordLanded(const AppliedEdit& edit) override;
+  std::uint64_t recordAround(const AppliedEdit& edit, const std::function<bool()>& write) override;
+  void announce(const AppliedEdit& edit);
 
   std::optional<EditorLink> editor_;
   DiskBackend disk_;
   ServiceOptions options_;
   ObservationStore observations_;
-  std::unique_ptr<BufferApplier> applier_;
-  std::map<std::string, LineHashCache> caches_; // open documents' line hash caches
-  std::size_t cache_listener_ = 0;
+  std::unique_ptr<BufferBackend> buffers_; // editor mode only
   AppliedEditObserver observer_;
   std::unique_ptr<JournalService> journal_;
   std::map<std::string, MethodHandler> added_methods_;

@@ -131,6 +131,42 @@ std::optional<RpcError> parseReadRequest(const json& params, ReadRequest& out) {
   return std::nullopt;
 }
 
+namespace {
+
+/// The anchored form's `edits`: one flat object each, named by `op`.
+std::optional<RpcError> parseAnchoredEdits(const json& params, const std::string& method,
+                                           FormRequest& out) {
+  std::optional<RpcError> error;
+  auto it = params.find("edits");
+  if (it == params.end() || !it->is_array())
+    return invalidParams(method, "params.edits",
+                         it == params.end() ? "missing"
+                                            : "expected an array, got " + describeJSON(*it));
+  forEachEdit(params, method, error, [&](ParamsReader& edit) {
+    AnchoredEdit parsed;
+    std::string op;
+    if (!edit.string({"op"}, op, true)) return false;
+    auto known = editOpFromName(op);
+    if (!known)
+      return edit.fail("op", "unknown op \"" + op +
+                                 "\" (replace, delete, insert_after, insert_before, write)");
+    parsed.op = *known;
+    const json* anchor = edit.find({"anchor", "line"});
+    if (anchor && anchor->is_number_integer()) // insert_after 0
+      parsed.anchor = std::to_string(anchor->get<std::int64_t>());
+    else if (!edit.string({"anchor", "line"}, parsed.anchor, parsed.op != EditOp::Write))
+      return false;
+    if (!edit.optString({"end"}, parsed.end) ||
+        !edit.string({"content", "text"}, parsed.content, parsed.op != EditOp::Delete))
+      return false;
+    out.anchored.push_back(std::move(parsed));
+    return true;
+  });
+  return error;
+}
+
+} // namespace
+
 std::optional<RpcError> parseFormRequest(FormKind kind, const json& params, FormRequest& out) {
   std::string method(formMethod(kind));
   if (auto error = notAnObject(method, params)) return error;
@@ -142,34 +178,9 @@ std::optional<RpcError> parseFormRequest(FormKind kind, const json& params, Form
 
   std::optional<RpcError> error;
   switch (kind) {
-  case FormKind::Anchors: {
-    auto it = params.find("edits");
-    if (it == params.end() || !it->is_array())
-      return invalidParams(method, "params.edits",
-                           it == params.end() ? "missing"
-                                              : "expected an array, got " + describeJSON(*it));
-    forEachEdit(params, method, error, [&](ParamsReader& edit) {
-      AnchoredEdit parsed;
-      std::string op;
-      if (!edit.string({"op"}, op, true)) return false;
-      auto known = editOpFromName(op);
-      if (!known)
-        return edit.fail("op", "unknown op \"" + op +
-                                   "\" (replace, delete, insert_after, insert_before, write)");
-      parsed.op = *known;
-      const json* anchor = edit.find({"anchor", "line"});
-      if (anchor && anchor->is_number_integer()) // insert_after 0
-        parsed.anchor = std::to_string(anchor->get<std::int64_t>());
-      else if (!edit.string({"anchor", "line"}, parsed.anchor, parsed.op != EditOp::Write))
-        return false;
-      if (!edit.optString({"end"}, parsed.end) ||
-          !edit.string({"content", "text"}, parsed.content, parsed.op != EditOp::Delete))
-        return false;
-      out.anchored.push_back(std::move(parsed));
-      return true;
-    });
+  case FormKind::Anchors:
+    error = parseAnchoredEdits(params, method, out);
     break;
-  }
   case FormKind::Replace:
     forEachEdit(params, method, error, [&](ParamsReader& edit) {
       forms::OldNewEdit parsed;

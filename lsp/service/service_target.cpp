@@ -1,6 +1,7 @@
 // Locating a request's document: editor buffer or disk file; see service_target.h.
 #include "lsp/service/service_target.h"
 
+#include "lsp/service/disk_backend.h"
 #include "lsp/support/uri.h"
 
 namespace hashline::lsp {

@@ -9,7 +9,6 @@
 
 #include "engine/support/result.h"
 #include "lsp/disk/workspace_roots.h"
-#include "lsp/service/disk_backend.h"
 #include "lsp/service/service_request.h"
 #include "lsp/workspace/document_store.h"
 
@@ -18,12 +17,17 @@
 
 namespace hashline::lsp {
 
+class DiskBackend;
+
 struct ServiceTarget {
   std::string key;                 // canonical URI: observation and queue key
   bool open = false;               // open in the editor
   std::string uri;                 // the client's spelling (open) or file:// of the real path
   std::optional<std::string> path; // filesystem path, when there is one
   std::optional<disk::ResolvedPath> resolved; // disk targets
+
+  /// How results name its backend: "buffer" or "disk".
+  const char* backendName() const { return open ? "buffer" : "disk"; }
 };
 
 /// `documents` may be null (no editor).

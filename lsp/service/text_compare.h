@@ -1,11 +1,11 @@
-// sameText: whether two Ropes hold the same bytes (O(1) when they share a root, else a chunked
-// comparison). Used to confirm that the mirror reached a predicted text.
+// Forwards to engine/text/text_compare.h (sameText is pure and lives in the engine); kept for
+// the code in lsp/ that still includes it from here.
 #pragma once
 
-#include "engine/text/rope.h"
+#include "engine/text/text_compare.h"
 
 namespace hashline::lsp {
 
-bool sameText(const Rope& a, const Rope& b);
+using hashline::sameText;
 
 } // namespace hashline::lsp

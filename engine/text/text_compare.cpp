@@ -1,9 +1,9 @@
 // Rope equality without flattening either text.
-#include "lsp/service/text_compare.h"
+#include "engine/text/text_compare.h"
 
 #include "engine/text/chunk_compare.h"
 
-namespace hashline::lsp {
+namespace hashline {
 
 bool sameText(const Rope& a, const Rope& b) {
   if (a.sharesRootWith(b)) return true;
@@ -14,4 +14,4 @@ bool sameText(const Rope& a, const Rope& b) {
   return commonPrefix(chunksOf(a), chunksOf(b)) == a.byteSize();
 }
 
-} // namespace hashline::lsp
+} // namespace hashline

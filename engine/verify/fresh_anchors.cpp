@@ -1,12 +1,12 @@
 // Fresh anchors around changed spans; see fresh_anchors.h.
-#include "lsp/service/fresh_anchors.h"
+#include "engine/verify/fresh_anchors.h"
 
 #include "engine/anchors/read_lines.h"
 #include "engine/anchors/reader.h"
 
 #include <algorithm>
 
-namespace hashline::lsp {
+namespace hashline {
 
 std::vector<AnchoredRow> issueFreshAnchors(const Rope& text, std::int64_t version, Tier tier,
                                            const std::vector<LineSpan>& changed,
@@ -33,4 +33,4 @@ std::vector<AnchoredRow> issueFreshAnchors(const Rope& text, std::int64_t versio
   return rows;
 }
 
-} // namespace hashline::lsp
+} // namespace hashline
