@@ -2,11 +2,11 @@
 // (re-merged on a version race), journaled and announced; the editor's own reload journaled as
 // the merge; conflicts listed and shown; see reconciler.h.
 #include "engine/diff/minimal_edits.h"
+#include "engine/text/text_compare.h"
 #include "lsp/reconcile/tracked_document.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/edit_planner.h"
 #include "lsp/service/hashline_service.h"
-#include "lsp/service/text_compare.h"
 #include "lsp/support/log.h"
 
 namespace hashline::lsp {
