@@ -45,6 +45,7 @@ std::vector<BadParam> badParams() {
   const json diff = {{"op", "1"}};
   const json turn = {{"action", "current"}};
   const json none = json::object();
+  const json resolve = {{"conflict", "c1"}, {"take", "ours"}};
   std::vector<BadParam> cases = {
       {"read", read, "path", 42},
       {"read", read, "from", "1"},
@@ -112,6 +113,11 @@ std::vector<BadParam> badParams() {
       {"turn", turn, "action", 1},
       {"turn", turn, "turn", "2"},
       {"turn", turn, "session", 3, false},
+      // Reconciliation (issue 13): not MCP tools.
+      {"conflicts", none, "path", 7, false},
+      {"conflicts", none, "uri", json::array(), false},
+      {"resolve", resolve, "conflict", 1, false},
+      {"resolve", resolve, "take", "mine", false},
   };
   return cases;
 }
@@ -157,6 +163,7 @@ std::vector<std::vector<std::string>> badCommandLines() {
       {"turn", "bogus"},
       {"pending", "--turn", "x"},
       {"accept", "1x"},
+      {"resolve", "c1", "--take", "mine"},
   };
 }
 
