@@ -2,6 +2,7 @@
 // (journal_requests.h) and runs: undo, reject and rewind (the reverts run in journal_revert.cpp),
 // accept, pending, log, diff, turn; see journal_service.h.
 #include "engine/diff/line_diff.h"
+#include "engine/diff/rope_lines.h"
 #include "engine/journal/hunk_locator.h"
 #include "engine/journal/rewind_planner.h"
 #include "lsp/journal/journal_json.h"
@@ -273,8 +274,7 @@ void JournalService::pending(const ScopeRequest& request, ServiceCallback done) 
     // Hunks still where their op left them are confirmed in place on the rope (O(hunk)); the
     // first one that moved builds one index of the whole text for the rest (O(lines + hunks)).
     struct WholeText {
-      std::string text;
-      std::vector<std::string_view> lines;
+      RopeLines lines; // views into the rope's leaves: no copy of the buffer
       std::optional<HunkLocator> locator;
     };
     std::unique_ptr<WholeText> whole;
@@ -283,9 +283,8 @@ void JournalService::pending(const ScopeRequest& request, ServiceCallback done) 
       if (std::optional<std::uint32_t> in_place = locateInPlace(*current, hunk)) return *in_place;
       if (!whole) {
         whole = std::make_unique<WholeText>();
-        whole->text = current->toString();
-        whole->lines = splitLinesKeepingEnds(whole->text);
-        whole->locator.emplace(whole->lines);
+        whole->lines = splitLinesKeepingEnds(*current);
+        whole->locator.emplace(whole->lines.lines);
       }
       return whole->locator->locate(hunk, ref, file.name);
     };

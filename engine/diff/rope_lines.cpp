@@ -1,0 +1,46 @@
+// Splitting a Rope into line views leaf by leaf; see rope_lines.h.
+#include "engine/diff/rope_lines.h"
+
+#include "engine/diff/line_diff.h"
+
+namespace hashline {
+
+RopeLines splitLinesKeepingEnds(const Rope& text) {
+  RopeLines out;
+  std::string carry; // a line begun in an earlier leaf, not yet ended
+  auto emitCarry = [&] {
+    out.spill.push_back(std::move(carry));
+    out.lines.push_back(out.spill.back());
+    carry = std::string();
+  };
+  text.forEachChunk(0, text.byteSize(), [&](std::string_view chunk) {
+    const std::vector<std::string_view> pieces = splitLinesKeepingEnds(chunk);
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      std::string_view piece = pieces[i];
+      const bool last = i + 1 == pieces.size();
+      if (!carry.empty() && carry.back() == '\r') { // a CR that ended the previous leaf
+        if (piece == "\n") {                        // ... was a CRLF split across leaves
+          carry += '\n';
+          emitCarry();
+          continue;
+        }
+        emitCarry(); // ... was a lone CR
+      }
+      // A piece is a whole line unless it is the leaf's last one and its end is not yet known:
+      // no terminator, or a CR that the next leaf may complete to CRLF.
+      const bool open = last && (piece.back() != '\n');
+      if (!carry.empty()) {
+        carry.append(piece);
+        if (!open) emitCarry();
+      } else if (open) {
+        carry.assign(piece);
+      } else {
+        out.lines.push_back(piece);
+      }
+    }
+  });
+  if (!carry.empty()) emitCarry();
+  return out;
+}
+
+} // namespace hashline
