@@ -6,12 +6,16 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace hashline::lsp {
 
 namespace {
+
+/// From this size on a read buffer is its own populated mapping (see FileBytes).
+constexpr std::size_t kMappedBytes = std::size_t(1) << 20;
 
 bool sameState(const struct stat& a, const struct stat& b) {
   return a.st_ino == b.st_ino && a.st_dev == b.st_dev && a.st_size == b.st_size &&
@@ -26,6 +30,26 @@ SettledRead failed(std::string problem) {
 }
 
 } // namespace
+
+FileBytes::FileBytes(std::size_t capacity) : capacity_(capacity) {
+  if (capacity >= kMappedBytes) {
+    void* mapped = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (mapped != MAP_FAILED) {
+      data_ = static_cast<char*>(mapped);
+      mapped_ = true;
+      return;
+    }
+  }
+  data_ = capacity ? new char[capacity] : nullptr; // uninitialized
+}
+
+FileBytes::~FileBytes() {
+  if (mapped_)
+    ::munmap(data_, capacity_);
+  else
+    delete[] data_;
+}
 
 SettledRead readSettled(const std::string& path, std::size_t max_bytes) {
   SettledRead read;
@@ -45,14 +69,14 @@ SettledRead readSettled(const std::string& path, std::size_t max_bytes) {
   // One byte more than the file: a read that fills the size exactly then sees EOF; a file that
   // grew meanwhile fills the spare byte and is not settled.
   const std::size_t capacity = static_cast<std::size_t>(before.st_size) + 1;
-  auto data = std::make_unique_for_overwrite<char[]>(capacity);
+  auto data = std::make_shared<FileBytes>(capacity);
   std::size_t got = 0;
   for (;;) {
     if (got == capacity) {
       ::close(fd);
       return {SettledRead::Unsettled, {}, {}};
     }
-    ssize_t n = ::read(fd, data.get() + got, capacity - got);
+    ssize_t n = ::read(fd, data->buffer() + got, capacity - got);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       return failed(std::string("read failed: ") + std::strerror(errno));
@@ -60,7 +84,8 @@ SettledRead readSettled(const std::string& path, std::size_t max_bytes) {
     if (n == 0) break;
     got += static_cast<std::size_t>(n);
   }
-  read.bytes = std::make_shared<const FileBytes>(std::move(data), got);
+  data->setSize(got);
+  read.bytes = std::move(data);
   struct stat after {};
   struct stat at_path {};
   const bool settled = ::fstat(fd, &after) == 0 && sameState(before, after) &&

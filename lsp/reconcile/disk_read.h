@@ -14,20 +14,33 @@ namespace hashline::lsp {
 
 /// The bytes of one settled read: read straight into an uninitialized buffer (never
 /// zero-filled, never copied), then immutable and shared — by the reconciler's base and by a
-/// merge in flight — so a multi-megabyte file costs one read per write, nothing more.
+/// merge in flight — so a multi-megabyte file costs one read per write, nothing more. A large
+/// buffer is mapped with its pages populated in one call (MAP_POPULATE) instead of faulted in one
+/// by one as the read fills it, which costs a trap per 4 KiB page (dearly in a virtual machine).
 class FileBytes {
 public:
   FileBytes() = default;
-  FileBytes(std::unique_ptr<char[]> data, std::size_t size) : data_(std::move(data)), size_(size) {}
-  std::string_view view() const { return {data_.get(), size_}; }
+  /// An uninitialized buffer of `capacity` bytes, empty until setSize.
+  explicit FileBytes(std::size_t capacity);
+  ~FileBytes();
+  FileBytes(const FileBytes&) = delete;
+  FileBytes& operator=(const FileBytes&) = delete;
+
+  char* buffer() { return data_; }
+  std::size_t capacity() const { return capacity_; }
+  void setSize(std::size_t size) { size_ = size; } // <= capacity
+
+  std::string_view view() const { return {data_, size_}; }
   operator std::string_view() const { return view(); }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   bool operator==(const FileBytes& other) const { return view() == other.view(); }
 
 private:
-  std::unique_ptr<char[]> data_;
+  char* data_ = nullptr;
+  std::size_t capacity_ = 0;
   std::size_t size_ = 0;
+  bool mapped_ = false;
 };
 
 using SharedFileBytes = std::shared_ptr<const FileBytes>;
