@@ -21,7 +21,9 @@ void Reconciler::merge(Tracked& tracked, SharedFileBytes disk) {
   state->before = open->document.text();
   state->before_version = open->document.version();
   state->last = merge::mergeThreeWay(*state->base, open->document.text(), *state->theirs);
-  if (!state->last.differs) { // the buffer already holds the disk's text
+  // The buffer already holds the disk's text, or every change of the disk is in it already (a
+  // rewrite that changed nothing, or the same change on both sides): nothing to apply.
+  if (!state->last.differs || (state->last.edits.empty() && state->last.conflicts.empty())) {
     tracked.base = state->theirs;
     return;
   }

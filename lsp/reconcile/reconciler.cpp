@@ -206,7 +206,7 @@ void Reconciler::check(const std::string& key) {
   }
   tracked->missing_since.reset();
   tracked->told_missing = false;
-  if (tracked->base && *disk.bytes == *tracked->base) return; // touched, rewritten unchanged
+  if (tracked->base && unchangedOnDisk(*tracked, *disk.bytes)) return; // touched, or no change
   if (disk.bytes->empty() && !(tracked->base && tracked->base->empty())) {
     // Believed only once the file has stayed empty and untouched for the grace: measured from
     // the last write event, not from the first empty read (a long burst of truncate-then-write
@@ -215,6 +215,19 @@ void Reconciler::check(const std::string& key) {
     if (untouched < options_.empty_grace) return arm(*tracked, options_.empty_grace - untouched);
   }
   reconcile(*tracked, std::move(disk.bytes));
+}
+
+bool Reconciler::unchangedOnDisk(const Tracked& tracked, const FileBytes& disk) const {
+  if (disk.size() != tracked.base->size()) return false;
+  // Behind a buffer with unsaved typing, an equal-size text is not compared here: the merge scans
+  // the disk text against base anyway and finds a rewrite that changed nothing (no hunk of the
+  // disk's to take, none in conflict), so the multi-megabyte compare is not paid twice. A clean
+  // buffer (the comparison with it stops at the typing when there is any) and clean mode, which
+  // decide before any merge, compare here.
+  const OpenDocument* open = server_.documents().find(tracked.key);
+  const bool dirty = open && !ropeEquals(open->document.text(), *tracked.base);
+  if (dirty && options_.mode == ReconcileMode::Merge) return false;
+  return disk == *tracked.base;
 }
 
 void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {

@@ -74,6 +74,8 @@ private:
   void check(const std::string& key);
   /// The disk text is known and differs from the base: own save, or a foreign write to merge.
   void reconcile(Tracked& tracked, SharedFileBytes disk);
+  /// The disk text is the base's (when that is cheap to know; see reconciler.cpp).
+  bool unchangedOnDisk(const Tracked& tracked, const FileBytes& disk) const;
   /// One merge in flight: the three texts, the latest result, the buffer when it started.
   struct PendingMerge {
     SharedFileBytes base, theirs;

@@ -127,6 +127,30 @@ TEST_F(Reconcile, AnEarlierEmptyMomentDoesNotShortenTheGrace) {
   });
 }
 
+// A rewrite of the same bytes behind unsaved typing (an agent writing its text twice, a formatter
+// with nothing to do) is found by the merge itself: nothing applied, nothing journaled, no
+// conflict announced — the next notification is the next real write's merge.
+TEST_F(Reconcile, ARewriteThatChangesNothingIsSilent) {
+  const std::string original = numbered(30);
+  writeFile("a.txt", original);
+  openSynced("a.txt", original);
+  typeLineAt("a.txt", 0, "typed by the user");
+  std::string first = original;
+  first.replace(first.find("line 20\n"), 8, "line 20 by the agent\n");
+  writeViaRename("a.txt", first);
+  ASSERT_EQ(applyNextMerge()["kind"], "merged");
+  std::this_thread::sleep_for(std::chrono::milliseconds(400)); // past the typing window
+  writeViaRename("a.txt", first);                              // the same bytes again
+  std::this_thread::sleep_for(std::chrono::milliseconds(300)); // seen and settled on its own
+  std::string second = first;
+  second.replace(second.find("line 29\n"), 8, "line 29 by the agent\n");
+  writeViaRename("a.txt", second);
+  json reconciled = applyNextMerge();
+  EXPECT_EQ(reconciled["kind"], "merged") << reconciled.dump();
+  EXPECT_EQ(model("a.txt").text, "typed by the user\n" + second);
+  EXPECT_EQ(reconcileOps().size(), 2u) << log().dump();
+}
+
 TEST_F(Reconcile, WriteTempThenRename) {
   typingSurvivesWriter([&](const std::string& theirs) { writeViaRename("a.txt", theirs); });
 }
