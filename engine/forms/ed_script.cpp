@@ -296,6 +296,82 @@ EdAddressResolver makeLineNumberResolver(LineHistory history, std::int64_t at_ve
 
 namespace {
 
+// Every \N of the replacement names a group the pattern has.
+Status checkReplacementGroups(const EdCommand& command, const std::vector<ReplacementPart>& parts,
+                              int groups) {
+  for (const ReplacementPart& part : parts)
+    if (part.group > groups)
+      return Error::make(ErrorCode::PatchInvalid,
+                         "s replacement refers to group \\" + std::to_string(part.group) +
+                             " but the pattern '" + command.pattern + "' has " +
+                             std::to_string(groups) + (groups == 1 ? " group" : " groups"))
+          .withHint("in the replacement \\N is the pattern's Nth (…) group, & the whole match, "
+                    "\\& a literal &, \\\\ a backslash");
+  return Status::success();
+}
+
+// Appends the replacement of one match (its groups in `match`) to `out`.
+void appendReplacement(std::string& out, const std::vector<ReplacementPart>& parts,
+                       const std::vector<re2::StringPiece>& match) {
+  for (const ReplacementPart& part : parts) {
+    if (part.group < 0)
+      out += part.literal;
+    else if (const re2::StringPiece& group = match[static_cast<std::size_t>(part.group)];
+             group.data() != nullptr)
+      out.append(group.data(), group.size());
+  }
+}
+
+// One line after `s`: the occurrence(s) the command takes replaced, or nullopt when it takes none.
+// `match` is scratch space for the pattern's groups.
+std::optional<std::string> substituteLine(const RE2& pattern, const EdCommand& command,
+                                          const std::vector<ReplacementPart>& parts,
+                                          std::string_view content,
+                                          std::vector<re2::StringPiece>& match) {
+  const re2::StringPiece text(content.data(), content.size());
+  std::string result;
+  std::size_t copied = 0;   // content[0, copied) is in result
+  std::size_t at = 0;       // where the next search starts
+  std::size_t last_end = 0; // end of the previous match
+  bool matched_before = false;
+  unsigned seen = 0;
+  bool changed = false;
+  while (at <= content.size()) {
+    if (!pattern.Match(text, at, content.size(), RE2::UNANCHORED, match.data(),
+                       static_cast<int>(match.size())))
+      break;
+    const auto begin = static_cast<std::size_t>(match[0].data() - content.data());
+    const std::size_t end = begin + match[0].size();
+    if (match[0].empty() && matched_before && begin == last_end) {
+      // An empty match right after the previous match is not a new one (as ed and sed).
+      if (at >= content.size()) break;
+      at = stepOver(content, at);
+      continue;
+    }
+    ++seen;
+    matched_before = true;
+    last_end = end;
+    const bool take =
+        command.occurrence > 0 ? seen == command.occurrence : (command.global || seen == 1);
+    if (take) {
+      result.append(content, copied, begin - copied);
+      appendReplacement(result, parts, match);
+      copied = end;
+      changed = true;
+      if (command.occurrence > 0 || !command.global) break;
+    }
+    if (end > begin)
+      at = end;
+    else if (end < content.size())
+      at = stepOver(content, end);
+    else
+      break;
+  }
+  if (!changed) return std::nullopt;
+  result.append(content, copied, std::string_view::npos);
+  return result;
+}
+
 class EdPlanner {
 public:
   EdPlanner(const LineTable& table, const EdAddressResolver& resolve)
@@ -392,71 +468,19 @@ private:
     if (!pattern.ok()) return patternError(command.pattern, pattern);
     const std::vector<ReplacementPart> parts = parseReplacement(command.replacement);
     const int groups = pattern.NumberOfCapturingGroups();
-    for (const ReplacementPart& part : parts)
-      if (part.group > groups)
-        return Error::make(ErrorCode::PatchInvalid,
-                           "s replacement refers to group \\" + std::to_string(part.group) +
-                               " but the pattern '" + command.pattern + "' has " +
-                               std::to_string(groups) + (groups == 1 ? " group" : " groups"))
-            .withHint("in the replacement \\N is the pattern's Nth (…) group, & the whole match, "
-                      "\\& a literal &, \\\\ a backslash");
+    if (Status status = checkReplacementGroups(command, parts, groups); !status) return status;
     std::vector<re2::StringPiece> match(static_cast<std::size_t>(groups) + 1);
     bool any = false;
     for (std::int64_t line = first; line <= last; ++line) {
       const auto l = static_cast<std::size_t>(line);
-      const std::string_view content = table_.content(l);
-      const re2::StringPiece text(content.data(), content.size());
-      std::string result;
-      std::size_t copied = 0;   // content[0, copied) is in result
-      std::size_t at = 0;       // where the next search starts
-      std::size_t last_end = 0; // end of the previous match
-      bool matched_before = false;
-      unsigned seen = 0;
-      bool changed = false;
-      while (at <= content.size()) {
-        if (!pattern.Match(text, at, content.size(), RE2::UNANCHORED, match.data(),
-                           static_cast<int>(match.size())))
-          break;
-        const auto begin = static_cast<std::size_t>(match[0].data() - content.data());
-        const std::size_t end = begin + match[0].size();
-        if (match[0].empty() && matched_before && begin == last_end) {
-          // An empty match right after the previous match is not a new one (as ed and sed).
-          if (at >= content.size()) break;
-          at = stepOver(content, at);
-          continue;
-        }
-        ++seen;
-        matched_before = true;
-        last_end = end;
-        const bool take =
-            command.occurrence > 0 ? seen == command.occurrence : (command.global || seen == 1);
-        if (take) {
-          result.append(content, copied, begin - copied);
-          for (const ReplacementPart& part : parts) {
-            if (part.group < 0)
-              result += part.literal;
-            else if (const re2::StringPiece& group = match[static_cast<std::size_t>(part.group)];
-                     group.data() != nullptr)
-              result.append(group.data(), group.size());
-          }
-          copied = end;
-          changed = true;
-          if (command.occurrence > 0 || !command.global) break;
-        }
-        if (end > begin)
-          at = end;
-        else if (end < content.size())
-          at = stepOver(content, end);
-        else
-          break;
-      }
-      if (!changed) continue;
+      std::optional<std::string> result =
+          substituteLine(pattern, command, parts, table_.content(l), match);
+      if (!result) continue;
       any = true;
-      result.append(content, copied, std::string_view::npos);
       Replacement r;
       r.begin = table_.contentBegin(l);
       r.end = table_.contentEnd(l);
-      r.new_text = std::move(result);
+      r.new_text = std::move(*result);
       r.line_ending = std::string(table_.lineEndingAt(l));
       r.edit_index = index_;
       r.label = "command";

@@ -308,15 +308,9 @@ Result<VerifiedEdit> verifyWrite(const TextState& state, const Observation* obse
   return result;
 }
 
-} // namespace
-
-void VerifiedEdit::recordFreshAnchors(Observation& observation, std::int64_t version) const {
-  observation.recordAnchors(version, tier, line_count_after, lsp_line_count_after, fresh_anchors);
-}
-
-Result<VerifiedEdit> verifyAnchoredEdits(const TextState& state, Observation* observation,
-                                         const std::vector<AnchoredEdit>& edits,
-                                         const VerifyOptions& options) {
+// 0. The shape of the batch: some edits, a write alone, an existing file, a session that read it.
+Status checkBatch(const TextState& state, const Observation* observation,
+                  const std::vector<AnchoredEdit>& edits) {
   const std::size_t count = edits.size();
   if (count == 0)
     return Error::make(ErrorCode::NoChange, "no edits given").withHint("give at least one edit");
@@ -332,160 +326,189 @@ Result<VerifiedEdit> verifyAnchoredEdits(const TextState& state, Observation* ob
   if (state.exists && (observation == nullptr || !observation->observed()))
     return Error::make(ErrorCode::NotObserved,
                        "this session has not read the file; read it, then retry the edit");
-  const Tier tier = observation ? observation->tier(options.tier) : options.tier;
+  return Status::success();
+}
 
-  // 1. Input.
+// 1. Input, in request order; the first malformed edit refuses the batch.
+Result<std::vector<ParsedEdit>> parseEdits(const std::vector<AnchoredEdit>& edits) {
   std::vector<ParsedEdit> parsed;
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0; i < edits.size(); ++i) {
     auto edit = parseEdit(edits[i], i);
-    if (!edit) return batchError(std::move(edit).error(), i, count);
+    if (!edit) return batchError(std::move(edit).error(), i, edits.size());
     parsed.push_back(std::move(*edit));
   }
-  if (lone_write) return verifyWrite(state, observation, edits[0], tier, options);
+  return parsed;
+}
 
-  // 2. Anchors.
-  AnchorComputer current(state.text, state.version, state.log, options.cache);
-  const ResolveContext context{state, observation,           current,
-                               tier,  options.search_radius, options.context_lines};
-  const std::uint32_t line_count = current.lineCount();
-  const bool empty_text = isEmptyText(state.text);
+// Where the edit sits in the current text (the line range it replaces, or the gap it inserts
+// into), and the anchors that moved since the read.
+Result<ResolvedEdit> resolveEdit(const ParsedEdit& edit, const ResolveContext& context,
+                                 bool empty_text) {
+  ResolvedEdit out{edit, LineOp{}, editLabel(edit), {}};
+  out.op.request_index = edit.index;
+  out.op.lines = edit.lines;
+  if (edit.position != Position::AtAnchor) {
+    out.op.insert = true;
+    out.op.first = out.op.last =
+        edit.position == Position::Top || empty_text ? 0 : context.current.lineCount();
+    return out;
+  }
+  auto start = resolveAnchor(*edit.anchor, context);
+  if (!start) return std::move(start).error();
+  auto note_rebase = [&](const ResolvedAnchor& anchor) {
+    if (anchor.exact && anchor.line != anchor.anchor.line)
+      out.rebases.push_back(Rebase{anchor.anchor.line, anchor.line});
+  };
+  note_rebase(*start);
+  if (edit.op == EditOp::InsertAfter || edit.op == EditOp::InsertBefore) {
+    out.op.insert = true;
+    out.op.first = out.op.last = edit.op == EditOp::InsertAfter ? start->line : start->line - 1;
+    if (empty_text) out.op.first = out.op.last = 0;
+    return out;
+  }
+  ResolvedAnchor end_anchor = *start;
+  if (edit.end && !(*edit.end == *edit.anchor)) {
+    auto end = resolveAnchor(*edit.end, context);
+    if (!end) return std::move(end).error();
+    end_anchor = *end;
+    note_rebase(end_anchor);
+  }
+  if (end_anchor.line < start->line)
+    return Error::make(ErrorCode::MalformedAnchor,
+                       "end anchor resolves to line " + std::to_string(end_anchor.line) +
+                           ", before the start at line " + std::to_string(start->line));
+  if (auto status = checkSpan(*start, end_anchor, start->line, end_anchor.line, context);
+      !status.ok())
+    return std::move(status).error();
+  out.op.first = start->line;
+  out.op.last = end_anchor.line;
+  return out;
+}
+
+// The refusal for a batch whose anchors failed: the highest-ranked failure (staleness first,
+// then request order), with the others listed in its notes.
+Error rankedFailure(const std::vector<std::pair<std::size_t, Error>>& failures, std::size_t count) {
+  auto best = std::min_element(failures.begin(), failures.end(), [](const auto& a, const auto& b) {
+    return std::pair(errorRank(a.second.code), a.first) <
+           std::pair(errorRank(b.second.code), b.first);
+  });
+  Error error = batchError(best->second, best->first, count);
+  for (const auto& [index, other] : failures)
+    if (index != best->first)
+      error.data.notes.push_back("edit " + std::to_string(index + 1) + "/" + std::to_string(count) +
+                                 " also failed: " + std::string(errorCodeName(other.code)) + ": " +
+                                 other.message);
+  return error;
+}
+
+// 2. Anchors, all edits: every failure is collected so the refusal can name the worst one.
+Result<std::vector<ResolvedEdit>> resolveEdits(const std::vector<ParsedEdit>& parsed,
+                                               const ResolveContext& context,
+                                               Observation* observation) {
+  const bool empty_text = isEmptyText(context.state.text);
   std::vector<ResolvedEdit> resolved;
   std::vector<std::pair<std::size_t, Error>> failures;
   for (const auto& edit : parsed) {
-    ResolvedEdit out{edit, LineOp{}, editLabel(edit), {}};
-    out.op.request_index = edit.index;
-    out.op.lines = edit.lines;
-    auto fail = [&](Error error) { failures.emplace_back(edit.index, std::move(error)); };
-    if (edit.position != Position::AtAnchor) {
-      out.op.insert = true;
-      out.op.first = out.op.last = edit.position == Position::Top || empty_text ? 0 : line_count;
-      resolved.push_back(std::move(out));
-      continue;
-    }
-    auto start = resolveAnchor(*edit.anchor, context);
-    if (!start) {
-      fail(std::move(start).error());
-      continue;
-    }
-    auto note_rebase = [&](const ResolvedAnchor& anchor) {
-      if (anchor.exact && anchor.line != anchor.anchor.line)
-        out.rebases.push_back(Rebase{anchor.anchor.line, anchor.line});
-    };
-    note_rebase(*start);
-    if (edit.op == EditOp::InsertAfter || edit.op == EditOp::InsertBefore) {
-      out.op.insert = true;
-      out.op.first = out.op.last = edit.op == EditOp::InsertAfter ? start->line : start->line - 1;
-      if (empty_text) out.op.first = out.op.last = 0;
-      resolved.push_back(std::move(out));
-      continue;
-    }
-    ResolvedAnchor end_anchor = *start;
-    if (edit.end && !(*edit.end == *edit.anchor)) {
-      auto end = resolveAnchor(*edit.end, context);
-      if (!end) {
-        fail(std::move(end).error());
-        continue;
-      }
-      end_anchor = *end;
-      note_rebase(end_anchor);
-    }
-    if (end_anchor.line < start->line) {
-      fail(Error::make(ErrorCode::MalformedAnchor,
-                       "end anchor resolves to line " + std::to_string(end_anchor.line) +
-                           ", before the start at line " + std::to_string(start->line)));
-      continue;
-    }
-    if (auto status = checkSpan(*start, end_anchor, start->line, end_anchor.line, context);
-        !status.ok()) {
-      fail(std::move(status).error());
-      continue;
-    }
-    out.op.first = start->line;
-    out.op.last = end_anchor.line;
-    resolved.push_back(std::move(out));
+    auto out = resolveEdit(edit, context, empty_text);
+    if (out)
+      resolved.push_back(std::move(*out));
+    else
+      failures.emplace_back(edit.index, std::move(out).error());
   }
-  if (!failures.empty()) {
-    auto best =
-        std::min_element(failures.begin(), failures.end(), [](const auto& a, const auto& b) {
-          return std::pair(errorRank(a.second.code), a.first) <
-                 std::pair(errorRank(b.second.code), b.first);
-        });
-    Error error = batchError(best->second, best->first, count);
-    for (const auto& [index, other] : failures)
-      if (index != best->first)
-        error.data.notes.push_back(
-            "edit " + std::to_string(index + 1) + "/" + std::to_string(count) +
-            " also failed: " + std::string(errorCodeName(other.code)) + ": " + other.message);
-    recordErrorAnchors(error, observation, state, current);
-    return error;
-  }
+  if (failures.empty()) return resolved;
+  Error error = rankedFailure(failures, parsed.size());
+  recordErrorAnchors(error, observation, context.state, context.current);
+  return error;
+}
 
-  // 3. Overlaps, in document order.
-  std::sort(resolved.begin(), resolved.end(),
-            [](const ResolvedEdit& a, const ResolvedEdit& b) { return lineOpOrder(a.op, b.op); });
-  for (std::size_t i = 0; i < resolved.size(); ++i)
-    for (std::size_t j = 0; j < resolved.size(); ++j) {
-      if (i == j) continue;
-      const LineOp& a = resolved[i].op;
-      const LineOp& b = resolved[j].op;
-      bool conflict = false;
-      if (!a.insert && !b.insert)
-        conflict = i < j && a.first <= b.last && b.first <= a.last;
-      else if (a.insert && !b.insert) // insertion inside or at the start of b's span
-        conflict = b.first <= a.first + 1 && a.first + 1 <= b.last;
-      if (!conflict) continue;
-      const auto& first =
-          resolved[i].op.request_index < resolved[j].op.request_index ? resolved[i] : resolved[j];
-      const auto& second = &first == &resolved[i] ? resolved[j] : resolved[i];
-      auto name = [&](const ResolvedEdit& edit) {
-        return "edit " + std::to_string(edit.op.request_index + 1) + "/" + std::to_string(count) +
-               " (" + edit.label + ")";
-      };
-      Error error =
-          Error::make(ErrorCode::OverlappingEdits, "overlapping edits: " + name(first) + " and " +
-                                                       name(second) + " touch the same lines");
-      error.data.edit_index = second.op.request_index;
-      error.data.edit_count = count;
-      error.data.notes.push_back("none of the " + std::to_string(count) + " edits were applied");
-      return error;
-    }
+// Whether `a` and `b` (a before b in document order when both replace) touch the same lines.
+bool conflicts(const LineOp& a, const LineOp& b, bool a_before_b) {
+  if (!a.insert && !b.insert) return a_before_b && a.first <= b.last && b.first <= a.last;
+  if (a.insert && !b.insert) // insertion inside or at the start of b's span
+    return b.first <= a.first + 1 && a.first + 1 <= b.last;
+  return false;
+}
 
-  // 4. Byte edits.
-  VerifiedEdit result;
-  result.tier = tier;
-  result.plan.base_version = state.version;
+Error overlapError(const ResolvedEdit& x, const ResolvedEdit& y, std::size_t count) {
+  const auto& first = x.op.request_index < y.op.request_index ? x : y;
+  const auto& second = &first == &x ? y : x;
+  auto name = [&](const ResolvedEdit& edit) {
+    return "edit " + std::to_string(edit.op.request_index + 1) + "/" + std::to_string(count) +
+           " (" + edit.label + ")";
+  };
+  Error error =
+      Error::make(ErrorCode::OverlappingEdits, "overlapping edits: " + name(first) + " and " +
+                                                   name(second) + " touch the same lines");
+  error.data.edit_index = second.op.request_index;
+  error.data.edit_count = count;
+  error.data.notes.push_back("none of the " + std::to_string(count) + " edits were applied");
+  return error;
+}
+
+// 3. Overlaps, on edits sorted in document order.
+Status checkOverlaps(const std::vector<ResolvedEdit>& sorted, std::size_t count) {
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    for (std::size_t j = 0; j < sorted.size(); ++j)
+      if (i != j && conflicts(sorted[i].op, sorted[j].op, i < j))
+        return overlapError(sorted[i], sorted[j], count);
+  return Status::success();
+}
+
+// Warns about an edit that replaces many lines: a sign the agent rewrote more than it meant to.
+void warnLargeReplace(EditPlan& plan, const ResolvedEdit& edit, const std::string& name) {
+  if (edit.op.insert) return;
+  const std::uint32_t span = edit.op.last - edit.op.first + 1;
+  if (span > 20)
+    plan.warnings.push_back("caution: " + name + " replaces " + std::to_string(span) + " lines (" +
+                            edit.label + ")");
+  else if (span > 5)
+    plan.warnings.push_back("note: " + name + " replaces " + std::to_string(span) + " lines (" +
+                            edit.label + ")");
+}
+
+void addRebases(EditPlan& plan, const std::vector<Rebase>& rebases) {
+  for (const auto& rebase : rebases)
+    if (std::find(plan.rebased.begin(), plan.rebased.end(), rebase) == plan.rebased.end())
+      plan.rebased.push_back(rebase);
+}
+
+// 4. Byte edits, from edits sorted in document order; returns the changed spans in the new text
+// (not yet clamped). Edits that change nothing are dropped with a warning.
+std::vector<LineSpan> planByteEdits(VerifiedEdit& result, const Rope& text,
+                                    const std::vector<ResolvedEdit>& sorted, std::size_t count) {
   std::vector<LineOp> ops;
-  for (const auto& edit : resolved)
+  for (const auto& edit : sorted)
     ops.push_back(edit.op);
   const auto spans = newLineSpans(ops);
   std::vector<LineSpan> changed;
-  for (std::size_t i = 0; i < resolved.size(); ++i) {
-    const auto& edit = resolved[i];
-    ByteEdit byte_edit = lineOpToByteEdit(state.text, edit.op);
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    const auto& edit = sorted[i];
+    ByteEdit byte_edit = lineOpToByteEdit(text, edit.op);
     const std::string name =
         "edit " + std::to_string(edit.op.request_index + 1) + "/" + std::to_string(count);
-    if (state.text.slice(byte_edit.begin, byte_edit.end) == byte_edit.text) {
+    if (text.slice(byte_edit.begin, byte_edit.end) == byte_edit.text) {
       result.plan.warnings.push_back(name + " (" + edit.label + ") changes nothing");
       continue;
     }
-    if (!edit.op.insert) {
-      const std::uint32_t span = edit.op.last - edit.op.first + 1;
-      if (span > 20)
-        result.plan.warnings.push_back("caution: " + name + " replaces " + std::to_string(span) +
-                                       " lines (" + edit.label + ")");
-      else if (span > 5)
-        result.plan.warnings.push_back("note: " + name + " replaces " + std::to_string(span) +
-                                       " lines (" + edit.label + ")");
-    }
+    warnLargeReplace(result.plan, edit, name);
     result.plan.edits.push_back(std::move(byte_edit));
-    for (const auto& rebase : edit.rebases)
-      if (std::find(result.plan.rebased.begin(), result.plan.rebased.end(), rebase) ==
-          result.plan.rebased.end())
-        result.plan.rebased.push_back(rebase);
+    addRebases(result.plan, edit.rebases);
     const NewSpan span = spans[i];
     changed.push_back(span.last >= span.first ? LineSpan{span.first, span.last}
                                               : LineSpan{span.first, span.first});
   }
+  return changed;
+}
+
+// The verified edit of anchored edits sorted in document order, with fresh anchors around each
+// change; NO_CHANGE when none of them changes anything.
+Result<VerifiedEdit> buildVerifiedEdit(const TextState& state,
+                                       const std::vector<ResolvedEdit>& sorted, Tier tier,
+                                       std::size_t count, const VerifyOptions& options) {
+  VerifiedEdit result;
+  result.tier = tier;
+  result.plan.base_version = state.version;
+  std::vector<LineSpan> changed = planByteEdits(result, state.text, sorted, count);
   if (result.plan.edits.empty())
     return Error::make(ErrorCode::NoChange,
                        count == 1
@@ -500,6 +523,38 @@ Result<VerifiedEdit> verifyAnchoredEdits(const TextState& state, Observation* ob
   result.changed_lines = changed;
   fillFresh(result, changed, options.context_lines);
   return result;
+}
+
+} // namespace
+
+void VerifiedEdit::recordFreshAnchors(Observation& observation, std::int64_t version) const {
+  observation.recordAnchors(version, tier, line_count_after, lsp_line_count_after, fresh_anchors);
+}
+
+Result<VerifiedEdit> verifyAnchoredEdits(const TextState& state, Observation* observation,
+                                         const std::vector<AnchoredEdit>& edits,
+                                         const VerifyOptions& options) {
+  if (Status status = checkBatch(state, observation, edits); !status.ok())
+    return std::move(status).error();
+  const std::size_t count = edits.size();
+  const Tier tier = observation ? observation->tier(options.tier) : options.tier;
+
+  auto parsed = parseEdits(edits);
+  if (!parsed) return std::move(parsed).error();
+  if (count == 1 && edits[0].op == EditOp::Write)
+    return verifyWrite(state, observation, edits[0], tier, options);
+
+  AnchorComputer current(state.text, state.version, state.log, options.cache);
+  const ResolveContext context{state, observation,           current,
+                               tier,  options.search_radius, options.context_lines};
+  auto resolved = resolveEdits(*parsed, context, observation);
+  if (!resolved) return std::move(resolved).error();
+
+  std::sort(resolved->begin(), resolved->end(),
+            [](const ResolvedEdit& a, const ResolvedEdit& b) { return lineOpOrder(a.op, b.op); });
+  if (Status status = checkOverlaps(*resolved, count); !status.ok())
+    return std::move(status).error();
+  return buildVerifiedEdit(state, *resolved, tier, count, options);
 }
 
 } // namespace hashline

@@ -78,6 +78,170 @@ json anchoredEditSchema() {
       {"additionalProperties", false}};
 }
 
+json readTool() {
+  return tool(
+      "hashline_read", "Read a file with line anchors",
+      std::string("Read a file (or lines from..to) as anchored rows `LINE:LLL:BBB→text`, with a "
+                  "header giving its version. Read before you edit: edits are only accepted for "
+                  "files this session has read, and are verified against what you saw. ") +
+          kAnchors + "Reads are cheap: read again whenever an edit is refused as stale.",
+      object(
+          {{"path", kPath},
+           {"from",
+            {{"type", "integer"}, {"minimum", 1}, {"description", "First line (1-based)."}}},
+           {"to", {{"type", "integer"}, {"minimum", 1}, {"description", "Last line (inclusive)."}}},
+           {"tier",
+            {{"type", "string"},
+             {"enum", {"line", "block", "chain"}},
+             {"description",
+              "Anchor strength: line (LINE:LLL), block (default; also checks the 8-line "
+              "block), chain (also checks everything above since the last checkpoint)."}}}},
+          {"path"}),
+      true);
+}
+
+json editTool() {
+  return tool(
+      "hashline_edit", "Edit lines by anchor",
+      std::string("Edit a file by anchors from your latest hashline_read. Give all edits of one "
+                  "change in one call: they use the numbering of the read, are verified together "
+                  "and applied together (or not at all). Prefer this for precise line edits. ") +
+          "Copy anchors exactly from your latest read. " + kErrors +
+          "On success the result shows the diff and fresh anchors of the changed lines; use "
+          "those (or re-read) for the next edit.",
+      object({{"path", kPath},
+              {"edits", {{"type", "array"}, {"minItems", 1}, {"items", anchoredEditSchema()}}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
+             {"path", "edits"}),
+      false);
+}
+
+json replaceTool() {
+  json old_new = {{"type", "object"},
+                  {"properties",
+                   {{"old", {{"type", "string"}}},
+                    {"new", {{"type", "string"}}},
+                    {"replace_all", {{"type", "boolean"}}}}},
+                  {"required", {"old", "new"}},
+                  {"additionalProperties", false}};
+  return tool(
+      "hashline_replace", "Replace text",
+      std::string("Replace an exact text in a file: `old` must occur exactly once (or set "
+                  "replace_all). Matching tolerates trailing whitespace, Unicode forms and "
+                  "typographic quotes, but the match must be unique. Give either old/new or "
+                  "edits: [{old, new, replace_all?}] (matched against the original text). The "
+                  "file must have been read first. ") +
+          kErrors,
+      object({{"path", kPath},
+              {"old",
+               {{"type", "string"}, {"description", "The text to find (several lines allowed)."}}},
+              {"new", {{"type", "string"}, {"description", "Its replacement."}}},
+              {"replace_all", {{"type", "boolean"}, {"description", "Replace every occurrence."}}},
+              {"edits", {{"type", "array"}, {"minItems", 1}, {"items", old_new}}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
+             {"path"}),
+      false);
+}
+
+json headTailTool() {
+  return tool(
+      "hashline_headtail", "Replace a span by its first and last lines",
+      std::string("Replace the span that starts at the unique line(s) matching `head` and ends "
+                  "at the nearest following line(s) matching `tail` (both included) with `new`. "
+                  "Handy for rewriting a whole function without quoting its body. ") +
+          kErrors,
+      object({{"path", kPath},
+              {"head", {{"type", "string"}, {"description", "The first line(s) of the span."}}},
+              {"tail", {{"type", "string"}, {"description", "The last line(s) of the span."}}},
+              {"new", {{"type", "string"}, {"description", "The replacement for the whole span."}}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
+             {"path", "head", "tail", "new"}),
+      false);
+}
+
+json rangeTool() {
+  return tool(
+      "hashline_range", "Replace a line range at a version",
+      std::string("Replace lines start..end (1-based, inclusive) as numbered in the read at "
+                  "`version` (the version in the read's header). Later edits are rebased "
+                  "exactly; if one of these lines changed, the edit is refused. ") +
+          kErrors,
+      object({{"path", kPath},
+              {"start", {{"type", "integer"}, {"minimum", 1}}},
+              {"end", {{"type", "integer"}, {"minimum", 1}}},
+              {"version", {{"type", "integer"}, {"description", "The version of the read."}}},
+              {"content", {{"type", "string"}, {"description", "The new lines, joined by \\n."}}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
+             {"path", "start", "end", "version", "content"}),
+      false);
+}
+
+json patchTool() {
+  return tool(
+      "hashline_patch", "Apply a patch (codex apply_patch format)",
+      std::string("Apply a patch in the apply_patch format: `*** Begin Patch`, then per file "
+                  "`*** Add File: PATH` (lines prefixed +), `*** Delete File: PATH`, or "
+                  "`*** Update File: PATH` (optional `*** Move to: PATH`) with hunks starting "
+                  "`@@` (optional context line) and lines prefixed ' ', '-' or '+', then "
+                  "`*** End Patch`. Paths are relative to the workspace root. The whole patch is "
+                  "verified before anything is written; if any hunk fails nothing is applied. ") +
+          kErrors,
+      object({{"patch", {{"type", "string"}, {"description", "The full patch text."}}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
+             {"patch"}),
+      false);
+}
+
+json draftTool() {
+  return tool(
+      "hashline_draft", "Apply a lazy draft",
+      std::string("Give the new version of a region of the file, writing a line such as "
+                  "`// ... existing code ...` wherever unchanged code is left out. Each elision "
+                  "is located by a unique match of the lines around it; unmatched or ambiguous "
+                  "context is refused. ") +
+          kErrors,
+      object({{"path", kPath},
+              {"draft", {{"type", "string"}, {"description", "The draft text."}}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
+             {"path", "draft"}),
+      false);
+}
+
+json edTool() {
+  return tool(
+      "hashline_ed", "Run an ed script",
+      std::string("Run an ed-style script: commands a (append), i (insert), c (change), d "
+                  "(delete), m (move), t (copy) and s/re/rep/ addressed by anchors (e.g. "
+                  "`12:c3d:rst,14:abc:rstd` deletes lines 12-14, `12:c3d:rsta` appends after line "
+                  "12) or by line numbers at `version`. Text for a/i/c follows on the next "
+                  "lines, ended by a line with a single `.`. Addresses refer to the original "
+                  "text; `,` or `%` is the whole file; s uses RE2 regular expressions (no "
+                  "backreferences or lookaround; \\1-\\9 and & in the replacement). ") +
+          kErrors,
+      object({{"path", kPath},
+              {"script", {{"type", "string"}}},
+              {"version",
+               {{"type", "integer"},
+                {"description", "The version line numbers refer to (from a read's header)."}}},
+              {"dry_run", kDryRun},
+              {"confirm", kConfirm}},
+             {"path", "script"}),
+      false);
+}
+
+json statusTool() {
+  return tool("hashline_status", "Where edits go",
+              "Show whether edits go to an editor's buffers (the sidecar) or to the "
+              "disk, the workspace roots, and the open documents.",
+              object(json::object(), json::array()), true);
+}
+
 } // namespace
 
 const char* errorVocabulary() {
@@ -104,144 +268,8 @@ json toolDefinitions(const ToolSelection& selection) {
 }
 
 json toolDefinitions() {
-  json tools = json::array();
-  tools.push_back(tool(
-      "hashline_read", "Read a file with line anchors",
-      std::string("Read a file (or lines from..to) as anchored rows `LINE:LLL:BBB→text`, with a "
-                  "header giving its version. Read before you edit: edits are only accepted for "
-                  "files this session has read, and are verified against what you saw. ") +
-          kAnchors + "Reads are cheap: read again whenever an edit is refused as stale.",
-      object(
-          {{"path", kPath},
-           {"from",
-            {{"type", "integer"}, {"minimum", 1}, {"description", "First line (1-based)."}}},
-           {"to", {{"type", "integer"}, {"minimum", 1}, {"description", "Last line (inclusive)."}}},
-           {"tier",
-            {{"type", "string"},
-             {"enum", {"line", "block", "chain"}},
-             {"description",
-              "Anchor strength: line (LINE:LLL), block (default; also checks the 8-line "
-              "block), chain (also checks everything above since the last checkpoint)."}}}},
-          {"path"}),
-      true));
-  tools.push_back(tool(
-      "hashline_edit", "Edit lines by anchor",
-      std::string("Edit a file by anchors from your latest hashline_read. Give all edits of one "
-                  "change in one call: they use the numbering of the read, are verified together "
-                  "and applied together (or not at all). Prefer this for precise line edits. ") +
-          "Copy anchors exactly from your latest read. " + kErrors +
-          "On success the result shows the diff and fresh anchors of the changed lines; use "
-          "those (or re-read) for the next edit.",
-      object({{"path", kPath},
-              {"edits", {{"type", "array"}, {"minItems", 1}, {"items", anchoredEditSchema()}}},
-              {"dry_run", kDryRun},
-              {"confirm", kConfirm}},
-             {"path", "edits"}),
-      false));
-  json old_new = {{"type", "object"},
-                  {"properties",
-                   {{"old", {{"type", "string"}}},
-                    {"new", {{"type", "string"}}},
-                    {"replace_all", {{"type", "boolean"}}}}},
-                  {"required", {"old", "new"}},
-                  {"additionalProperties", false}};
-  tools.push_back(tool(
-      "hashline_replace", "Replace text",
-      std::string("Replace an exact text in a file: `old` must occur exactly once (or set "
-                  "replace_all). Matching tolerates trailing whitespace, Unicode forms and "
-                  "typographic quotes, but the match must be unique. Give either old/new or "
-                  "edits: [{old, new, replace_all?}] (matched against the original text). The "
-                  "file must have been read first. ") +
-          kErrors,
-      object({{"path", kPath},
-              {"old",
-               {{"type", "string"}, {"description", "The text to find (several lines allowed)."}}},
-              {"new", {{"type", "string"}, {"description", "Its replacement."}}},
-              {"replace_all", {{"type", "boolean"}, {"description", "Replace every occurrence."}}},
-              {"edits", {{"type", "array"}, {"minItems", 1}, {"items", old_new}}},
-              {"dry_run", kDryRun},
-              {"confirm", kConfirm}},
-             {"path"}),
-      false));
-  tools.push_back(tool(
-      "hashline_headtail", "Replace a span by its first and last lines",
-      std::string("Replace the span that starts at the unique line(s) matching `head` and ends "
-                  "at the nearest following line(s) matching `tail` (both included) with `new`. "
-                  "Handy for rewriting a whole function without quoting its body. ") +
-          kErrors,
-      object({{"path", kPath},
-              {"head", {{"type", "string"}, {"description", "The first line(s) of the span."}}},
-              {"tail", {{"type", "string"}, {"description", "The last line(s) of the span."}}},
-              {"new", {{"type", "string"}, {"description", "The replacement for the whole span."}}},
-              {"dry_run", kDryRun},
-              {"confirm", kConfirm}},
-             {"path", "head", "tail", "new"}),
-      false));
-  tools.push_back(tool(
-      "hashline_range", "Replace a line range at a version",
-      std::string("Replace lines start..end (1-based, inclusive) as numbered in the read at "
-                  "`version` (the version in the read's header). Later edits are rebased "
-                  "exactly; if one of these lines changed, the edit is refused. ") +
-          kErrors,
-      object({{"path", kPath},
-              {"start", {{"type", "integer"}, {"minimum", 1}}},
-              {"end", {{"type", "integer"}, {"minimum", 1}}},
-              {"version", {{"type", "integer"}, {"description", "The version of the read."}}},
-              {"content", {{"type", "string"}, {"description", "The new lines, joined by \\n."}}},
-              {"dry_run", kDryRun},
-              {"confirm", kConfirm}},
-             {"path", "start", "end", "version", "content"}),
-      false));
-  tools.push_back(tool(
-      "hashline_patch", "Apply a patch (codex apply_patch format)",
-      std::string("Apply a patch in the apply_patch format: `*** Begin Patch`, then per file "
-                  "`*** Add File: PATH` (lines prefixed +), `*** Delete File: PATH`, or "
-                  "`*** Update File: PATH` (optional `*** Move to: PATH`) with hunks starting "
-                  "`@@` (optional context line) and lines prefixed ' ', '-' or '+', then "
-                  "`*** End Patch`. Paths are relative to the workspace root. The whole patch is "
-                  "verified before anything is written; if any hunk fails nothing is applied. ") +
-          kErrors,
-      object({{"patch", {{"type", "string"}, {"description", "The full patch text."}}},
-              {"dry_run", kDryRun},
-              {"confirm", kConfirm}},
-             {"patch"}),
-      false));
-  tools.push_back(tool(
-      "hashline_draft", "Apply a lazy draft",
-      std::string("Give the new version of a region of the file, writing a line such as "
-                  "`// ... existing code ...` wherever unchanged code is left out. Each elision "
-                  "is located by a unique match of the lines around it; unmatched or ambiguous "
-                  "context is refused. ") +
-          kErrors,
-      object({{"path", kPath},
-              {"draft", {{"type", "string"}, {"description", "The draft text."}}},
-              {"dry_run", kDryRun},
-              {"confirm", kConfirm}},
-             {"path", "draft"}),
-      false));
-  tools.push_back(tool(
-      "hashline_ed", "Run an ed script",
-      std::string("Run an ed-style script: commands a (append), i (insert), c (change), d "
-                  "(delete), m (move), t (copy) and s/re/rep/ addressed by anchors (e.g. "
-                  "`12:c3d:rst,14:abc:rstd` deletes lines 12-14, `12:c3d:rsta` appends after line "
-                  "12) or by line numbers at `version`. Text for a/i/c follows on the next "
-                  "lines, ended by a line with a single `.`. Addresses refer to the original "
-                  "text; `,` or `%` is the whole file; s uses RE2 regular expressions (no "
-                  "backreferences or lookaround; \\1-\\9 and & in the replacement). ") +
-          kErrors,
-      object({{"path", kPath},
-              {"script", {{"type", "string"}}},
-              {"version",
-               {{"type", "integer"},
-                {"description", "The version line numbers refer to (from a read's header)."}}},
-              {"dry_run", kDryRun},
-              {"confirm", kConfirm}},
-             {"path", "script"}),
-      false));
-  tools.push_back(tool("hashline_status", "Where edits go",
-                       "Show whether edits go to an editor's buffers (the sidecar) or to the "
-                       "disk, the workspace roots, and the open documents.",
-                       object(json::object(), json::array()), true));
+  json tools = json::array({readTool(), editTool(), replaceTool(), headTailTool(), rangeTool(),
+                            patchTool(), draftTool(), edTool(), statusTool()});
   for (json& journal_tool : journalToolDefinitions())
     tools.push_back(std::move(journal_tool));
   return tools;

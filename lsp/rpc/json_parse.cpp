@@ -209,11 +209,10 @@ private:
   // Length of a valid UTF-8 sequence at `at` (lead byte >= 0x80), 0 if invalid.
   std::size_t utf8Sequence(std::size_t at) const { return decodeUtf8Sequence(text_, at).length; }
 
-  bool parseString(std::string& out) {
-    ++at_; // opening quote
-    // Find the closing quote first (a quote preceded by an odd run of backslashes is escaped),
-    // so the result is allocated once: decoding never makes a string longer.
-    std::size_t end = at_;
+  // The offset of the closing quote of the string starting at at_ (a quote preceded by an odd
+  // run of backslashes is escaped).
+  bool findClosingQuote(std::size_t& end) {
+    end = at_;
     while (true) {
       const void* quote = std::memchr(text_.data() + end, '"', text_.size() - end);
       if (!quote) return fail("unterminated string");
@@ -221,9 +220,73 @@ private:
       std::size_t backslashes = 0;
       while (end - backslashes > at_ && text_[end - backslashes - 1] == '\\')
         ++backslashes;
-      if (backslashes % 2 == 0) break;
+      if (backslashes % 2 == 0) return true;
       ++end;
     }
+  }
+
+  // A \uXXXX escape (at_ just after the `u`), with its low surrogate if it is a high one.
+  bool parseUnicodeEscape(std::string& out, std::size_t end) {
+    std::uint32_t cp = 0;
+    if (!readHex4(at_, cp)) return fail("invalid \\u escape");
+    at_ += 4;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      std::uint32_t low = 0;
+      if (at_ + 6 > end || text_[at_] != '\\' || text_[at_ + 1] != 'u' || !readHex4(at_ + 2, low) ||
+          low < 0xDC00 || low > 0xDFFF)
+        return fail("unpaired surrogate in a \\u escape");
+      at_ += 6;
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+      return fail("unpaired surrogate in a \\u escape");
+    }
+    appendUtf8(out, cp);
+    return true;
+  }
+
+  // An escape (at_ on the backslash) inside a string ending at `end`.
+  bool parseEscape(std::string& out, std::size_t end) {
+    if (at_ + 1 >= end) return fail("invalid escape");
+    char kind = text_[at_ + 1];
+    at_ += 2;
+    switch (kind) {
+    case '"':
+      out.push_back('"');
+      return true;
+    case '\\':
+      out.push_back('\\');
+      return true;
+    case '/':
+      out.push_back('/');
+      return true;
+    case 'b':
+      out.push_back('\b');
+      return true;
+    case 'f':
+      out.push_back('\f');
+      return true;
+    case 'n':
+      out.push_back('\n');
+      return true;
+    case 'r':
+      out.push_back('\r');
+      return true;
+    case 't':
+      out.push_back('\t');
+      return true;
+    case 'u':
+      return parseUnicodeEscape(out, end);
+    default:
+      return fail("invalid escape");
+    }
+  }
+
+  bool parseString(std::string& out) {
+    ++at_; // opening quote
+    // Find the closing quote first, so the result is allocated once: decoding never makes a
+    // string longer.
+    std::size_t end = 0;
+    if (!findClosingQuote(end)) return false;
     out.reserve(end - at_);
     while (at_ < end) {
       // Copy the longest run of plain ASCII at once.
@@ -245,55 +308,7 @@ private:
         at_ += length;
         continue;
       }
-      // An escape.
-      if (at_ + 1 >= end) return fail("invalid escape");
-      char kind = text_[at_ + 1];
-      at_ += 2;
-      switch (kind) {
-      case '"':
-        out.push_back('"');
-        break;
-      case '\\':
-        out.push_back('\\');
-        break;
-      case '/':
-        out.push_back('/');
-        break;
-      case 'b':
-        out.push_back('\b');
-        break;
-      case 'f':
-        out.push_back('\f');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      case 't':
-        out.push_back('\t');
-        break;
-      case 'u': {
-        std::uint32_t cp = 0;
-        if (!readHex4(at_, cp)) return fail("invalid \\u escape");
-        at_ += 4;
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          std::uint32_t low = 0;
-          if (at_ + 6 > end || text_[at_] != '\\' || text_[at_ + 1] != 'u' ||
-              !readHex4(at_ + 2, low) || low < 0xDC00 || low > 0xDFFF)
-            return fail("unpaired surrogate in a \\u escape");
-          at_ += 6;
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-          return fail("unpaired surrogate in a \\u escape");
-        }
-        appendUtf8(out, cp);
-        break;
-      }
-      default:
-        return fail("invalid escape");
-      }
+      if (!parseEscape(out, end)) return false;
     }
     at_ = end + 1; // closing quote
     return true;
