@@ -4,8 +4,8 @@
 #include "engine/diff/line_diff.h"
 
 #include <algorithm>
-#include <optional>
 #include <cstdlib>
+#include <optional>
 
 namespace hashline::journal {
 
@@ -137,8 +137,9 @@ std::optional<std::uint32_t> locateInPlace(const Rope& text, const JournalHunk& 
   if (wanted.empty() && above.empty() && below.empty()) return std::nullopt;
   // Lines as splitLinesKeepingEnds counts them: a final line break ends the last line.
   const std::size_t breaks = text.lineBreaks();
-  const std::size_t count =
-      text.empty() ? 0 : text.lineStartByte(breaks) == text.byteSize() ? breaks : breaks + 1;
+  const std::size_t count = text.empty()                                    ? 0
+                            : text.lineStartByte(breaks) == text.byteSize() ? breaks
+                                                                            : breaks + 1;
   auto line = [&](std::size_t index) {
     return text.slice(text.lineStartByte(index), text.lineEndWithBreakByte(index));
   };

@@ -1,9 +1,9 @@
 // The apply pipeline for open documents; see buffer_applier.h.
 #include "lsp/service/buffer_applier.h"
 
+#include "engine/text/text_compare.h"
 #include "lsp/protocol/workspace_edit.h"
 #include "lsp/service/apply_edit_params.h"
-#include "engine/text/text_compare.h"
 #include "lsp/support/log.h"
 
 #include <boost/asio/steady_timer.hpp>

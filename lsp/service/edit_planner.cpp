@@ -6,9 +6,9 @@
 #include "engine/forms/draft.h"
 #include "engine/forms/ed_script.h"
 #include "engine/forms/read_guard.h"
+#include "engine/text/text_compare.h"
 #include "engine/verify/anchor_resolver.h"
 #include "engine/verify/verifier.h"
-#include "engine/text/text_compare.h"
 
 #include <algorithm>
 

@@ -3,12 +3,12 @@
 #include "lsp/service/hashline_service.h"
 
 #include "engine/anchors/reader.h"
+#include "engine/verify/fresh_anchors.h"
 #include "lsp/journal/journal_service.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/edit_planner.h"
-#include "engine/verify/fresh_anchors.h"
 #include "lsp/service/result_json.h"
 #include "lsp/service/service_target.h"
 #include "lsp/support/log.h"

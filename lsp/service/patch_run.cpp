@@ -3,11 +3,11 @@
 
 #include "engine/diff/unified_diff.h"
 #include "engine/forms/patch_plan.h"
-#include "lsp/protocol/error_json.h"
+#include "engine/text/text_compare.h"
 #include "engine/verify/fresh_anchors.h"
+#include "lsp/protocol/error_json.h"
 #include "lsp/service/hashline_service.h"
 #include "lsp/service/result_json.h"
-#include "engine/text/text_compare.h"
 #include "lsp/service/transaction.h"
 
 #include <memory>

@@ -2,8 +2,8 @@
 #include "lsp/service/transaction.h"
 
 #include "engine/diff/minimal_edits.h"
-#include "lsp/protocol/error_json.h"
 #include "engine/text/text_compare.h"
+#include "lsp/protocol/error_json.h"
 
 #include <memory>
 
