@@ -18,7 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path scenarioRoot() {
-  return fs::path(__FILE__).parent_path() / ".." / ".." / "conformance" / "codex-apply-patch" /
+  // The source tree from CMake (not __FILE__, which a compiler cache may make relative).
+  return fs::path(HASHLINE_SOURCE_DIR) / "tests" / "conformance" / "codex-apply-patch" /
          "scenarios";
 }
 
