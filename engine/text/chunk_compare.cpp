@@ -2,8 +2,37 @@
 #include "engine/text/chunk_compare.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace hashline {
+
+namespace {
+
+/// Blocks compared with memcmp (vectorized) before the byte that differs is looked for.
+constexpr std::size_t kBlock = 256;
+
+/// How many bytes `a` and `b` (each `n` long) share at their start.
+std::size_t equalHead(const char* a, const char* b, std::size_t n) {
+  std::size_t at = 0;
+  while (at + kBlock <= n && std::memcmp(a + at, b + at, kBlock) == 0)
+    at += kBlock;
+  while (at < n && a[at] == b[at])
+    ++at;
+  return at;
+}
+
+/// How many bytes `a` and `b` (each `n` long) share at their end.
+std::size_t equalTail(const char* a, const char* b, std::size_t n) {
+  std::size_t matched = 0;
+  while (matched + kBlock <= n &&
+         std::memcmp(a + n - matched - kBlock, b + n - matched - kBlock, kBlock) == 0)
+    matched += kBlock;
+  while (matched < n && a[n - 1 - matched] == b[n - 1 - matched])
+    ++matched;
+  return matched;
+}
+
+} // namespace
 
 Chunks chunksOf(const Rope& text) {
   Chunks chunks;
@@ -18,8 +47,8 @@ std::size_t commonPrefix(const Chunks& a, const Chunks& b) {
     const std::string_view x = a[ia].substr(oa), y = b[ib].substr(ob);
     const std::size_t len = std::min(x.size(), y.size());
     if (x.data() != y.data()) {
-      const auto [at, _] = std::mismatch(x.begin(), x.begin() + len, y.begin());
-      if (at != x.begin() + len) return total + static_cast<std::size_t>(at - x.begin());
+      const std::size_t same = equalHead(x.data(), y.data(), len);
+      if (same != len) return total + same;
     }
     total += len;
     if ((oa += len) == a[ia].size()) ++ia, oa = 0;
@@ -43,8 +72,8 @@ std::size_t commonSuffix(const Chunks& a, const Chunks& b, std::size_t limit) {
     const std::size_t len = std::min({ra, rb, limit - total});
     const std::string_view x = a[ia].substr(ra - len, len), y = b[ib].substr(rb - len, len);
     if (x.data() != y.data()) {
-      const auto [at, _] = std::mismatch(x.rbegin(), x.rend(), y.rbegin());
-      if (at != x.rend()) return total + static_cast<std::size_t>(at - x.rbegin());
+      const std::size_t same = equalTail(x.data(), y.data(), len);
+      if (same != len) return total + same;
     }
     total += len;
     ra -= len;
