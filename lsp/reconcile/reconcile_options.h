@@ -21,8 +21,10 @@ std::string_view reconcileModeName(ReconcileMode mode);
 
 struct ReconcileOptions {
   ReconcileMode mode = ReconcileMode::Merge;
-  /// Quiet time after the last event of a closed (or renamed-in) file before it is read.
-  std::chrono::milliseconds quiet{8};
+  /// Quiet time after the last event of a closed (or renamed-in) file before it is read. Such a
+  /// file is complete (the read is checked for consistency anyway); the wait only coalesces the
+  /// events of one operation and of writes that follow at once.
+  std::chrono::milliseconds quiet{3};
   /// Quiet time while a writer still holds the file open (IN_MODIFY without IN_CLOSE_WRITE).
   std::chrono::milliseconds open_writer_quiet{120};
   /// A file open for writing is read anyway after this long (a writer that never closes).
