@@ -2,6 +2,7 @@
 #include "lsp/cli/arguments.h"
 
 #include <charconv>
+#include <cstdio>
 #include <limits>
 
 namespace hashline::cli {
@@ -36,6 +37,29 @@ bool Arguments::option(std::string_view name, std::string& value) {
 
 std::string Arguments::take() {
   return args_[index_++];
+}
+
+bool Arguments::positional(std::vector<std::string>& positional) {
+  std::string arg = take();
+  if (arg == "-h" || arg == "--help") {
+    error = "help";
+    return false;
+  }
+  if (arg.rfind("--", 0) == 0) {
+    error = "unknown option '" + arg + "'";
+    return false;
+  }
+  positional.push_back(std::move(arg));
+  return true;
+}
+
+int subcommandUsage(const char* command, const char* text, const std::string& problem) {
+  if (problem == "help") {
+    std::fputs(text, stdout);
+    return 0;
+  }
+  std::fprintf(stderr, "hashline %s: %s\n\n%s", command, problem.c_str(), text);
+  return 2;
 }
 
 std::optional<std::int64_t> parseInteger(std::string_view text) {

@@ -27,6 +27,9 @@ public:
   bool option(std::string_view name, std::string& value);
   /// Consumes and returns the next argument.
   std::string take();
+  /// The end of a subcommand's option loop: consumes the next argument into `positional`, or
+  /// sets `error` to "help" (-h, --help) or "unknown option '--x'" and returns false.
+  bool positional(std::vector<std::string>& positional);
 
   std::string error; // the first usage error seen
 
@@ -34,6 +37,10 @@ private:
   std::vector<std::string> args_;
   std::size_t index_ = 0;
 };
+
+/// A subcommand's usage: on stdout with exit status 0 when `problem` is "help", else the problem
+/// and the usage on stderr with exit status 2.
+int subcommandUsage(const char* command, const char* text, const std::string& problem);
 
 /// A whole decimal integer ("12", "-3"); nullopt for anything else ("1x", "2.0", " 3", "").
 std::optional<std::int64_t> parseInteger(std::string_view text);

@@ -38,28 +38,10 @@ Parsed parse(std::vector<std::string> raw) {
     if (args.option("--path", parsed.path) || args.option("--limit", parsed.limit) ||
         args.option("--kind", parsed.kind))
       continue;
-    std::string arg = args.take();
-    if (arg == "-h" || arg == "--help") {
-      parsed.error = "help";
-      return parsed;
-    }
-    if (arg.rfind("--", 0) == 0) {
-      parsed.error = "unknown option '" + arg + "'";
-      return parsed;
-    }
-    parsed.positional.push_back(arg);
+    if (!args.positional(parsed.positional)) break;
   }
   if (!args.error.empty()) parsed.error = args.error;
   return parsed;
-}
-
-int usage(const char* command, const char* text, const std::string& problem) {
-  if (problem == "help") {
-    std::fputs(text, stdout);
-    return 0;
-  }
-  std::fprintf(stderr, "hashline %s: %s\n\n%s", command, problem.c_str(), text);
-  return 2;
 }
 
 std::string hunkLines(const json& hunk) {
@@ -202,37 +184,39 @@ constexpr const char* kPending = "usage: hashline pending [--session S] [--turn 
 
 int runUndoCommand(std::vector<std::string> args) {
   Parsed parsed = parse(std::move(args));
-  if (!parsed.error.empty()) return usage("undo", kUndo, parsed.error);
-  if (parsed.positional.size() != 1) return usage("undo", kUndo, "name one op");
+  if (!parsed.error.empty()) return subcommandUsage("undo", kUndo, parsed.error);
+  if (parsed.positional.size() != 1) return subcommandUsage("undo", kUndo, "name one op");
   return call("undo", "undo", {{"op", parsed.positional[0]}}, parsed, true);
 }
 
 int runRejectCommand(std::vector<std::string> args) {
   Parsed parsed = parse(std::move(args));
-  if (!parsed.error.empty()) return usage("reject", kReject, parsed.error);
-  if (parsed.positional.size() != 1) return usage("reject", kReject, "name one hunk (OP#K)");
+  if (!parsed.error.empty()) return subcommandUsage("reject", kReject, parsed.error);
+  if (parsed.positional.size() != 1)
+    return subcommandUsage("reject", kReject, "name one hunk (OP#K)");
   return call("reject", "reject", {{"hunk", parsed.positional[0]}}, parsed, true);
 }
 
 int runAcceptCommand(std::vector<std::string> args) {
   Parsed parsed = parse(std::move(args));
-  if (!parsed.error.empty()) return usage("accept", kAccept, parsed.error);
+  if (!parsed.error.empty()) return subcommandUsage("accept", kAccept, parsed.error);
   json params = json::object();
   if (parsed.positional.size() == 1)
     params["hunk"] = parsed.positional[0];
   else if (parsed.positional.empty() && parsed.global.turn)
     params["turn"] = *parsed.global.turn;
   else
-    return usage("accept", kAccept, "name one op or hunk, or --turn T");
+    return subcommandUsage("accept", kAccept, "name one op or hunk, or --turn T");
   return call("accept", "accept", params, parsed, false);
 }
 
 int runRewindCommand(std::vector<std::string> args) {
   Parsed parsed = parse(std::move(args));
-  if (!parsed.error.empty()) return usage("rewind", kRewind, parsed.error);
-  if (!parsed.positional.empty()) return usage("rewind", kRewind, "unexpected argument");
+  if (!parsed.error.empty()) return subcommandUsage("rewind", kRewind, parsed.error);
+  if (!parsed.positional.empty()) return subcommandUsage("rewind", kRewind, "unexpected argument");
   if (!parsed.global.turn && !parsed.global.session)
-    return usage("rewind", kRewind, "name the turn (--turn T) or the session (--session S)");
+    return subcommandUsage("rewind", kRewind,
+                           "name the turn (--turn T) or the session (--session S)");
   json params = json::object();
   if (parsed.global.turn) params["turn"] = *parsed.global.turn;
   return call("rewind", "rewind", params, parsed, false);
@@ -240,14 +224,15 @@ int runRewindCommand(std::vector<std::string> args) {
 
 int runLogCommand(std::vector<std::string> args) {
   Parsed parsed = parse(std::move(args));
-  if (!parsed.error.empty()) return usage("log", kLog, parsed.error);
-  if (!parsed.positional.empty()) return usage("log", kLog, "unexpected argument");
+  if (!parsed.error.empty()) return subcommandUsage("log", kLog, parsed.error);
+  if (!parsed.positional.empty()) return subcommandUsage("log", kLog, "unexpected argument");
   json params = json::object();
   if (parsed.global.turn) params["turn"] = *parsed.global.turn;
   if (!parsed.limit.empty()) {
     std::optional<std::int64_t> limit = parseInteger(parsed.limit);
     if (!limit || *limit < 1)
-      return usage("log", kLog, "--limit takes a positive integer, not '" + parsed.limit + "'");
+      return subcommandUsage("log", kLog,
+                             "--limit takes a positive integer, not '" + parsed.limit + "'");
     params["limit"] = *limit;
   }
   return call("log", "log", params, parsed, false);
@@ -255,22 +240,22 @@ int runLogCommand(std::vector<std::string> args) {
 
 int runDiffCommand(std::vector<std::string> args) {
   Parsed parsed = parse(std::move(args));
-  if (!parsed.error.empty()) return usage("diff", kDiff, parsed.error);
+  if (!parsed.error.empty()) return subcommandUsage("diff", kDiff, parsed.error);
   json params = json::object();
   if (parsed.positional.size() == 1)
     params["op"] = parsed.positional[0];
   else if (parsed.positional.empty() && parsed.global.turn)
     params["turn"] = *parsed.global.turn;
   else
-    return usage("diff", kDiff, "name one op, or --turn T");
+    return subcommandUsage("diff", kDiff, "name one op, or --turn T");
   if (!parsed.kind.empty()) params["kind"] = parsed.kind;
   return call("diff", "diff", params, parsed, false);
 }
 
 int runTurnCommand(std::vector<std::string> args) {
   Parsed parsed = parse(std::move(args));
-  if (!parsed.error.empty()) return usage("turn", kTurn, parsed.error);
-  if (parsed.positional.size() > 1) return usage("turn", kTurn, "one action");
+  if (!parsed.error.empty()) return subcommandUsage("turn", kTurn, parsed.error);
+  if (parsed.positional.size() > 1) return subcommandUsage("turn", kTurn, "one action");
   json params = {{"action", parsed.positional.empty() ? "begin" : parsed.positional[0]}};
   if (parsed.global.turn) params["turn"] = *parsed.global.turn;
   return call("turn", "turn", params, parsed, false);
@@ -278,7 +263,7 @@ int runTurnCommand(std::vector<std::string> args) {
 
 int runPendingCommand(std::vector<std::string> args) {
   Parsed parsed = parse(std::move(args));
-  if (!parsed.error.empty()) return usage("pending", kPending, parsed.error);
+  if (!parsed.error.empty()) return subcommandUsage("pending", kPending, parsed.error);
   json params = json::object();
   if (parsed.global.turn) params["turn"] = *parsed.global.turn;
   return call("pending", "pending", params, parsed, false);

@@ -36,28 +36,10 @@ Parsed parse(std::vector<std::string> raw) {
   Arguments args(std::move(raw));
   while (!args.done() && args.error.empty()) {
     if (takeGlobalOption(args, parsed.global) || args.option("--take", parsed.take)) continue;
-    std::string arg = args.take();
-    if (arg == "-h" || arg == "--help") {
-      parsed.error = "help";
-      return parsed;
-    }
-    if (arg.rfind("--", 0) == 0) {
-      parsed.error = "unknown option '" + arg + "'";
-      return parsed;
-    }
-    parsed.positional.push_back(arg);
+    if (!args.positional(parsed.positional)) break;
   }
   if (!args.error.empty()) parsed.error = args.error;
   return parsed;
-}
-
-int usage(const char* command, const char* text, const std::string& problem) {
-  if (problem == "help") {
-    std::fputs(text, stdout);
-    return 0;
-  }
-  std::fprintf(stderr, "hashline %s: %s\n\n%s", command, problem.c_str(), text);
-  return 2;
 }
 
 std::string renderConflicts(const json& result) {
@@ -115,9 +97,9 @@ int call(const char* command, const std::string& method, json params, const Pars
 
 int runConflictsCommand(std::vector<std::string> args) {
   Parsed parsed = parse(std::move(args));
-  if (!parsed.error.empty()) return usage("conflicts", kConflicts, parsed.error);
+  if (!parsed.error.empty()) return subcommandUsage("conflicts", kConflicts, parsed.error);
   if (parsed.positional.size() > 1 || !parsed.take.empty())
-    return usage("conflicts", kConflicts, "unexpected argument");
+    return subcommandUsage("conflicts", kConflicts, "unexpected argument");
   json params = json::object();
   if (!parsed.positional.empty()) params["path"] = parsed.positional[0];
   return call("conflicts", "conflicts", std::move(params), parsed);
@@ -125,10 +107,11 @@ int runConflictsCommand(std::vector<std::string> args) {
 
 int runResolveCommand(std::vector<std::string> args) {
   Parsed parsed = parse(std::move(args));
-  if (!parsed.error.empty()) return usage("resolve", kResolve, parsed.error);
-  if (parsed.positional.size() != 1) return usage("resolve", kResolve, "name one conflict (c1)");
+  if (!parsed.error.empty()) return subcommandUsage("resolve", kResolve, parsed.error);
+  if (parsed.positional.size() != 1)
+    return subcommandUsage("resolve", kResolve, "name one conflict (c1)");
   if (parsed.take != "theirs" && parsed.take != "ours")
-    return usage("resolve", kResolve, "--take must be theirs or ours");
+    return subcommandUsage("resolve", kResolve, "--take must be theirs or ours");
   return call("resolve", "resolve", {{"conflict", parsed.positional[0]}, {"take", parsed.take}},
               parsed);
 }

@@ -11,8 +11,8 @@
 // Called by the CLI, MCP and agent-socket layers before any disk access, and by the atomic writer
 // to find the real target of a symlinked path. Resolution is a check of a moment: the disk layer
 // never reopens the resolved string, it walks `root` + `relative` with ConfinedDir, so a path
-// swapped for a symlink afterwards is refused rather than followed. Stateless apart from the root list; safe to share
-// between threads.
+// swapped for a symlink afterwards is refused rather than followed. Stateless apart from the root
+// list; safe to share between threads.
 #pragma once
 
 #include "engine/support/result.h"

@@ -192,20 +192,6 @@ ChangePlanner revertPlanner(HashlineService& service, FileRevert file) {
   };
 }
 
-const char* kindName(AppliedEdit::Kind kind) {
-  switch (kind) {
-  case AppliedEdit::Kind::Update:
-    return "update";
-  case AppliedEdit::Kind::Create:
-    return "create";
-  case AppliedEdit::Kind::Delete:
-    return "delete";
-  case AppliedEdit::Kind::Move:
-    return "move";
-  }
-  return "update";
-}
-
 /// One reverted file of the result.
 json fileResult(const FileRevert& file, const Committed& landed) {
   const bool moved = landed.edit.kind == AppliedEdit::Kind::Move;
@@ -213,7 +199,7 @@ json fileResult(const FileRevert& file, const Committed& landed) {
   json entry = {{"name", moved ? file.origin_name : file.name},
                 {"uri", moved ? file.origin->uri : landed.edit.uri},
                 {"backend", file.target.backendName()},
-                {"kind", kindName(landed.edit.kind)},
+                {"kind", journalKindName(landed.edit.kind)},
                 {"version", landed.edit.version_after}};
   if (moved) entry["movedFrom"] = file.name;
   if (where.path) entry["path"] = *where.path;

@@ -31,20 +31,6 @@ std::int64_t nowMs() {
       .count();
 }
 
-const char* kindName(AppliedEdit::Kind kind) {
-  switch (kind) {
-  case AppliedEdit::Kind::Update:
-    return "update";
-  case AppliedEdit::Kind::Create:
-    return "create";
-  case AppliedEdit::Kind::Delete:
-    return "delete";
-  case AppliedEdit::Kind::Move:
-    return "move";
-  }
-  return "update";
-}
-
 } // namespace
 
 JournalService::JournalService(HashlineService& service) : service_(service) {}
@@ -214,7 +200,7 @@ std::optional<JournalOp> JournalService::opOf(const AppliedEdit& edit) {
   op.path = edit.path;
   op.name = displayName(edit.path, edit.uri);
   op.backend = edit.backend == AppliedEdit::Backend::Buffer ? "buffer" : "disk";
-  op.kind = kindName(edit.kind);
+  op.kind = journalKindName(edit.kind);
   op.moved_to = edit.moved_to;
   op.version_before = edit.version_before;
   op.version_after = edit.version_after;

@@ -37,6 +37,21 @@ struct AppliedEdit {
   std::vector<journal::HunkRef> reverts; // hunks this edit reverts (undo, rewind, rollback)
 };
 
+/// The journal's name of an applied edit's kind ("update", "create", "delete", "move").
+inline const char* journalKindName(AppliedEdit::Kind kind) {
+  switch (kind) {
+  case AppliedEdit::Kind::Update:
+    return "update";
+  case AppliedEdit::Kind::Create:
+    return "create";
+  case AppliedEdit::Kind::Delete:
+    return "delete";
+  case AppliedEdit::Kind::Move:
+    return "move";
+  }
+  return "update";
+}
+
 using AppliedEditObserver = std::function<void(const AppliedEdit& edit)>;
 
 } // namespace hashline::lsp
