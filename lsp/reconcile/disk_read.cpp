@@ -2,11 +2,11 @@
 #include "lsp/reconcile/disk_read.h"
 
 #include "lsp/disk/unique_fd.h"
+#include "lsp/reconcile/read_buffers.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,7 +14,7 @@ namespace hashline::lsp {
 
 namespace {
 
-/// From this size on a read buffer is its own populated mapping (see FileBytes).
+/// From this size on a read buffer is a mapping from the pool (see read_buffers.h).
 constexpr std::size_t kMappedBytes = std::size_t(1) << 20;
 
 bool sameState(const struct stat& a, const struct stat& b) {
@@ -33,11 +33,10 @@ SettledRead failed(std::string problem) {
 
 FileBytes::FileBytes(std::size_t capacity) : capacity_(capacity) {
   if (capacity >= kMappedBytes) {
-    void* mapped = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (mapped != MAP_FAILED) {
-      data_ = static_cast<char*>(mapped);
-      mapped_ = true;
+    read_buffers::Mapping mapping = read_buffers::acquire(capacity);
+    if (mapping.data) {
+      data_ = mapping.data;
+      mapped_capacity_ = mapping.capacity;
       return;
     }
   }
@@ -45,8 +44,8 @@ FileBytes::FileBytes(std::size_t capacity) : capacity_(capacity) {
 }
 
 FileBytes::~FileBytes() {
-  if (mapped_)
-    ::munmap(data_, capacity_);
+  if (mapped_capacity_)
+    read_buffers::release({data_, mapped_capacity_});
   else
     delete[] data_;
 }

@@ -15,8 +15,8 @@ namespace hashline::lsp {
 /// The bytes of one settled read: read straight into an uninitialized buffer (never
 /// zero-filled, never copied), then immutable and shared — by the reconciler's base and by a
 /// merge in flight — so a multi-megabyte file costs one read per write, nothing more. A large
-/// buffer is mapped with its pages populated in one call (MAP_POPULATE) instead of faulted in one
-/// by one as the read fills it, which costs a trap per 4 KiB page (dearly in a virtual machine).
+/// buffer is a mapping reused from an earlier read (read_buffers.h): fresh pages cost more than
+/// the read.
 class FileBytes {
 public:
   FileBytes() = default;
@@ -40,7 +40,7 @@ private:
   char* data_ = nullptr;
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
-  bool mapped_ = false;
+  std::size_t mapped_capacity_ = 0; // a pooled mapping (read_buffers.h) when nonzero
 };
 
 using SharedFileBytes = std::shared_ptr<const FileBytes>;

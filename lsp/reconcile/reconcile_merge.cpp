@@ -20,7 +20,9 @@ void Reconciler::merge(Tracked& tracked, SharedFileBytes disk) {
   state->theirs = std::move(disk);
   state->before = open->document.text();
   state->before_version = open->document.version();
+  const ReconcileClock::time_point merge_start = ReconcileClock::now();
   state->last = merge::mergeThreeWay(*state->base, open->document.text(), *state->theirs);
+  log::debug("reconcile: merged ", tracked.path, " in ", microsSince(merge_start), " µs");
   // The buffer already holds the disk's text, or every change of the disk is in it already (a
   // rewrite that changed nothing, or the same change on both sides): nothing to apply.
   if (!state->last.differs || (state->last.edits.empty() && state->last.conflicts.empty())) {

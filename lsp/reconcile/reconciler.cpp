@@ -177,7 +177,10 @@ void Reconciler::check(const std::string& key) {
   }
   if (tracked->writer_open && since(tracked->first_event) < options_.open_writer_limit)
     return arm(*tracked, options_.open_writer_quiet);
+  const Clock::time_point read_start = Clock::now();
   SettledRead disk = readSettled(tracked->path, options_.max_bytes);
+  log::debug("reconcile: read ", tracked->path, " ", microsSince(read_start), " µs after ",
+             microsSince(tracked->last_event), " µs from its last event");
   switch (disk.kind) {
   case SettledRead::Unsettled:
     return arm(*tracked, options_.open_writer_quiet);

@@ -17,6 +17,12 @@ namespace hashline::lsp {
 
 using ReconcileClock = std::chrono::steady_clock;
 
+/// Microseconds from `then` to now (for the debug log's timings).
+inline long long microsSince(ReconcileClock::time_point then) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(ReconcileClock::now() - then)
+      .count();
+}
+
 struct Reconciler::Tracked {
   explicit Tracked(boost::asio::io_context& io) : timer(io) {}
   std::string key, uri, path;
