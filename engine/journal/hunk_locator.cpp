@@ -32,29 +32,70 @@ Error conflict(const JournalHunk& hunk, HunkRef ref, std::string_view name, std:
   return error;
 }
 
+/// The lines where a place of `hunk` may start or end: its first after-line, or for a pure
+/// deletion its nearest neighbours (see locate).
+template <class Visit> void keyLinesOf(const JournalHunk& hunk, Visit visit) {
+  const std::string_view after = hunk.after_text;
+  if (!after.empty()) {
+    const std::size_t end = after.find('\n');
+    visit(end == std::string_view::npos ? after : after.substr(0, end + 1));
+    return;
+  }
+  if (!hunk.context_before.empty()) visit(std::string_view(hunk.context_before.back()));
+  if (!hunk.context_after.empty()) visit(std::string_view(hunk.context_after.front()));
+}
+
 } // namespace
 
-HunkLocator::HunkLocator(const std::vector<std::string_view>& lines)
-    : lines_(lines), next_(lines.size(), kNone) {
-  first_.reserve(lines.size());
-  // From the end, so each chain runs in ascending line order.
-  for (std::size_t i = lines.size(); i-- > 0;) {
-    auto [it, inserted] = first_.try_emplace(lines[i], static_cast<std::uint32_t>(i));
-    if (!inserted) {
-      next_[i] = it->second;
-      it->second = static_cast<std::uint32_t>(i);
-    }
+HunkLocator::HunkLocator(const std::vector<std::string_view>& lines,
+                         const std::vector<const JournalHunk*>& hunks)
+    : lines_(lines) {
+  index(hunks);
+}
+
+void HunkLocator::index(const std::vector<const JournalHunk*>& hunks) const {
+  std::vector<std::pair<std::string_view, std::vector<std::uint32_t>*>> fresh; // new keys
+  for (const JournalHunk* hunk : hunks)
+    keyLinesOf(*hunk, [&](std::string_view key) {
+      auto [it, inserted] = places_.try_emplace(key);
+      if (inserted) fresh.emplace_back(key, &it->second);
+    });
+  if (fresh.empty()) return;
+  // A line whose length no new key has is not hashed at all.
+  std::vector<bool> short_lengths(256, false);
+  std::vector<std::size_t> long_lengths;
+  for (const auto& [key, places] : fresh) {
+    if (key.size() < short_lengths.size())
+      short_lengths[key.size()] = true;
+    else
+      long_lengths.push_back(key.size());
+  }
+  const bool all_fresh = fresh.size() == places_.size();
+  for (std::size_t i = 0; i < lines_.size(); ++i) {
+    const std::size_t size = lines_[i].size();
+    if (size < short_lengths.size()
+            ? !short_lengths[size]
+            : std::find(long_lengths.begin(), long_lengths.end(), size) == long_lengths.end())
+      continue;
+    auto found = places_.find(lines_[i]);
+    if (found == places_.end()) continue;
+    // Only a key new to this pass (an older key already has all its places).
+    if (!all_fresh && std::none_of(fresh.begin(), fresh.end(), [&](const auto& entry) {
+          return entry.second == &found->second;
+        }))
+      continue;
+    found->second.push_back(static_cast<std::uint32_t>(i));
   }
 }
 
-std::uint32_t HunkLocator::first(std::string_view line) const {
-  auto it = first_.find(line);
-  return it == first_.end() ? kNone : it->second;
+const std::vector<std::uint32_t>& HunkLocator::placesOf(std::string_view line) const {
+  return places_.at(line);
 }
 
 Result<std::uint32_t> HunkLocator::locate(const JournalHunk& hunk, HunkRef ref,
                                           std::string_view name) const {
   const std::vector<std::string_view>& lines = lines_;
+  index({&hunk}); // nothing to do for a hunk given to the constructor
   std::vector<std::string_view> wanted = splitLinesKeepingEnds(hunk.after_text);
   const std::size_t n = wanted.size();
   if (lines.size() < n) return conflict(hunk, ref, name, "its lines are no longer there");
@@ -88,14 +129,14 @@ Result<std::uint32_t> HunkLocator::locate(const JournalHunk& hunk, HunkRef ref,
   // scores nothing is refused anyway.
   std::vector<std::uint32_t> places;
   if (n > 0) {
-    for (std::uint32_t at = first(wanted[0]); at != kNone; at = next_[at])
+    for (std::uint32_t at : placesOf(wanted[0]))
       if (at + n <= lines.size()) places.push_back(at);
   } else {
     if (!above.empty())
-      for (std::uint32_t at = first(above.back()); at != kNone; at = next_[at])
+      for (std::uint32_t at : placesOf(above.back()))
         places.push_back(at + 1);
     if (!below.empty())
-      for (std::uint32_t at = first(below.front()); at != kNone; at = next_[at])
+      for (std::uint32_t at : placesOf(below.front()))
         places.push_back(at);
     places.push_back(0);
     places.push_back(static_cast<std::uint32_t>(lines.size()));
@@ -156,11 +197,6 @@ std::optional<std::uint32_t> locateInPlace(const Rope& text, const JournalHunk& 
   return static_cast<std::uint32_t>(at);
 }
 
-Result<std::uint32_t> locateHunk(const std::vector<std::string_view>& lines,
-                                 const JournalHunk& hunk, HunkRef ref, std::string_view name) {
-  return HunkLocator(lines).locate(hunk, ref, name);
-}
-
 Result<Reversal> planReversal(std::string_view current, const std::vector<ReversalItem>& items,
                               std::string_view name) {
   std::vector<std::string_view> lines = splitLinesKeepingEnds(current);
@@ -173,7 +209,10 @@ Result<Reversal> planReversal(std::string_view current, const std::vector<Revers
     const JournalHunk* hunk;
   };
   std::vector<Placed> placed;
-  HunkLocator locator(lines);
+  std::vector<const JournalHunk*> hunks;
+  for (const ReversalItem& item : items)
+    hunks.push_back(item.hunk);
+  HunkLocator locator(lines, hunks);
   for (const ReversalItem& item : items) {
     Result<std::uint32_t> line = locator.locate(*item.hunk, item.ref, name);
     if (!line) return line.error();

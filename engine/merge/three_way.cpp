@@ -3,6 +3,7 @@
 
 #include "engine/diff/line_diff.h"
 #include "engine/text/chunk_compare.h"
+#include "engine/text/flat_lines.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -22,27 +23,30 @@ bool overlaps(const DiffRegion& region, std::size_t begin, std::size_t end) {
 
 /// One side (ours or theirs) against base, costing O(change): the bytes it shares with base at
 /// the start and at the end (whole lines) are found chunk by chunk and never copied; only its
-/// middle becomes a string, is split into lines and is diffed against base's middle. Its lines
+/// middle becomes a string, is split into lines and is diffed against base's middle. Base's
+/// other lines are read through its block index (FlatLines), never split into a list. Its lines
 /// are views: into base outside the middle, into `middle_` inside. Not movable (views point into
 /// `middle_`).
 class SideText {
 public:
-  SideText(std::string_view base, const Lines& base_lines, const Chunks& chunks, std::size_t size)
-      : base_(base), base_lines_(base_lines), size_(size) {
-    const Chunks base_chunks{base};
+  SideText(const FlatLines& base, std::string_view base_text, const Chunks& chunks,
+           std::size_t size)
+      : base_(base), size_(size), base_size_(base_text.size()) {
+    const Chunks base_chunks{base_text};
     // The shared prefix, cut back to just after its last line break; the shared suffix (not
     // reaching into it), cut forward to just after its first line break. Both are whole lines
     // of base, and of this side, at the same offsets from its start and end.
     std::size_t prefix = commonPrefix(base_chunks, chunks);
     const std::size_t last_break =
-        prefix == 0 ? std::string_view::npos : base.rfind('\n', prefix - 1);
+        prefix == 0 ? std::string_view::npos : base_text.rfind('\n', prefix - 1);
     prefix = last_break == std::string_view::npos ? 0 : last_break + 1;
-    std::size_t suffix = commonSuffix(base_chunks, chunks, std::min(base.size(), size) - prefix);
-    const std::size_t first_break = base.substr(base.size() - suffix).find('\n');
+    std::size_t suffix =
+        commonSuffix(base_chunks, chunks, std::min(base_text.size(), size) - prefix);
+    const std::size_t first_break = base_text.substr(base_text.size() - suffix).find('\n');
     suffix = first_break == std::string_view::npos ? 0 : suffix - first_break - 1;
     prefix_bytes_ = prefix;
-    first_ = lineAt(prefix);
-    resume_ = lineAt(base.size() - suffix);
+    first_ = base.linesBefore(prefix);
+    resume_ = base.linesBefore(base_text.size() - suffix);
 
     middle_.reserve(size - suffix - prefix);
     std::size_t at = 0;
@@ -53,8 +57,9 @@ public:
       at += chunk.size();
     }
     middle_lines_ = splitLinesKeepingEnds(middle_);
-    const Lines base_middle(base_lines.begin() + static_cast<std::ptrdiff_t>(first_),
-                            base_lines.begin() + static_cast<std::ptrdiff_t>(resume_));
+    const std::size_t base_middle_begin = base.lineStart(first_);
+    const Lines base_middle = splitLinesKeepingEnds(
+        base_text.substr(base_middle_begin, base.lineStart(resume_) - base_middle_begin));
     regions_ = diffLines(base_middle, middle_lines_);
     for (DiffRegion& region : regions_) {
       region.old_begin += first_;
@@ -70,21 +75,21 @@ public:
   const std::vector<DiffRegion>& regions() const { return regions_; }
 
   std::string_view line(std::size_t index) const {
-    if (index < first_) return base_lines_[index];
+    if (index < first_) return base_.line(index);
     if (index < first_ + middle_lines_.size()) return middle_lines_[index - first_];
-    return base_lines_[index - first_ - middle_lines_.size() + resume_];
+    return base_.line(baseLineAfterMiddle(index));
   }
 
   /// The byte offset of line `index` in this side (its size past the last line).
   std::size_t byteOf(std::size_t index) const {
     const std::size_t middle_end = first_ + middle_lines_.size();
-    const std::size_t count = middle_end + base_lines_.size() - resume_;
+    const std::size_t count = middle_end + base_.size() - resume_;
     if (index >= count) return size_;
-    if (index < first_) return offsetInBase(base_lines_[index]);
+    if (index < first_) return base_.lineStart(index);
     if (index < middle_end)
       return prefix_bytes_ +
              static_cast<std::size_t>(middle_lines_[index - first_].data() - middle_.data());
-    return size_ - (base_.size() - offsetInBase(line(index)));
+    return size_ - (base_size_ - base_.lineStart(baseLineAfterMiddle(index)));
   }
 
   std::string join(LineRange range) const {
@@ -95,20 +100,14 @@ public:
   }
 
 private:
-  std::size_t offsetInBase(std::string_view base_line) const {
-    return static_cast<std::size_t>(base_line.data() - base_.data());
-  }
-  /// The base line starting at byte `offset` (a line start, or the end of base).
-  std::size_t lineAt(std::size_t offset) const {
-    auto found = std::lower_bound(
-        base_lines_.begin(), base_lines_.end(), offset,
-        [&](std::string_view line, std::size_t at) { return offsetInBase(line) < at; });
-    return static_cast<std::size_t>(found - base_lines_.begin());
+  /// The base line that is line `index` (past the middle) of this side.
+  std::size_t baseLineAfterMiddle(std::size_t index) const {
+    return index - first_ - middle_lines_.size() + resume_;
   }
 
-  std::string_view base_;
-  const Lines& base_lines_;
+  const FlatLines& base_;
   std::size_t size_ = 0;
+  std::size_t base_size_ = 0;
   std::size_t prefix_bytes_ = 0;
   std::size_t first_ = 0;  // lines [0, first_) are base's
   std::size_t resume_ = 0; // base line where the shared suffix starts
@@ -141,9 +140,9 @@ MergeResult mergeSides(std::string_view base, const Chunks& ours, std::size_t ou
   const Chunks theirs_chunks{theirs};
   if (ours_size == theirs.size() && commonPrefix(ours, theirs_chunks) == ours_size) return result;
   result.differs = true;
-  const Lines base_lines = splitLinesKeepingEnds(base);
-  const SideText our_side(base, base_lines, ours, ours_size);
-  const SideText their_side(base, base_lines, theirs_chunks, theirs.size());
+  const FlatLines base_lines(base);
+  const SideText our_side(base_lines, base, ours, ours_size);
+  const SideText their_side(base_lines, base, theirs_chunks, theirs.size());
 
   SideCursor our{our_side.regions()};
   SideCursor their{their_side.regions()};

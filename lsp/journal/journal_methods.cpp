@@ -83,6 +83,38 @@ void parsed(const json& params, ServiceCallback& done, Parse parse, Run run) {
   run(request);
 }
 
+/// Where each of `hunks` is in `current` (or why it is not). Hunks still where their op left
+/// them are confirmed in place on the rope (O(hunk)); the rest are found together in one pass
+/// over the whole text (HunkLocator: O(lines + hunks)).
+struct ListedHunk {
+  const JournalOp* op;
+  const JournalHunk* hunk;
+  HunkRef ref() const { return {op->id, hunk->index}; }
+};
+
+std::vector<Result<std::uint32_t>> locateAll(const Result<Rope>& current,
+                                             const std::vector<ListedHunk>& hunks,
+                                             std::string_view name) {
+  if (!current) return std::vector<Result<std::uint32_t>>(hunks.size(), current.error());
+  std::vector<std::optional<std::uint32_t>> in_place;
+  std::vector<const JournalHunk*> moved;
+  for (const ListedHunk& listed : hunks) {
+    in_place.push_back(locateInPlace(*current, *listed.hunk));
+    if (!in_place.back()) moved.push_back(listed.hunk);
+  }
+  RopeLines lines; // views into the rope's leaves: no copy of the buffer
+  std::optional<HunkLocator> locator;
+  if (!moved.empty()) {
+    lines = splitLinesKeepingEnds(*current);
+    locator.emplace(lines.lines, moved);
+  }
+  std::vector<Result<std::uint32_t>> found;
+  for (std::size_t i = 0; i < hunks.size(); ++i)
+    found.push_back(in_place[i] ? Result<std::uint32_t>(*in_place[i])
+                                : locator->locate(*hunks[i].hunk, hunks[i].ref(), name));
+  return found;
+}
+
 } // namespace
 
 void JournalService::call(const std::string& method, const json& params, ServiceCallback done) {
@@ -270,45 +302,35 @@ void JournalService::pending(const ScopeRequest& request, ServiceCallback done) 
   json out = json::array();
   std::size_t total = 0;
   for (const FileEntry& file : files) {
-    Result<Rope> current = currentRope(file.target);
-    // Hunks still where their op left them are confirmed in place on the rope (O(hunk)); the
-    // first one that moved builds one index of the whole text for the rest (O(lines + hunks)).
-    struct WholeText {
-      RopeLines lines; // views into the rope's leaves: no copy of the buffer
-      std::optional<HunkLocator> locator;
-    };
-    std::unique_ptr<WholeText> whole;
-    auto locate = [&](const JournalHunk& hunk, HunkRef ref) -> Result<std::uint32_t> {
-      if (!current) return current.error();
-      if (std::optional<std::uint32_t> in_place = locateInPlace(*current, hunk)) return *in_place;
-      if (!whole) {
-        whole = std::make_unique<WholeText>();
-        whole->lines = splitLinesKeepingEnds(*current);
-        whole->locator.emplace(whole->lines.lines);
-      }
-      return whole->locator->locate(hunk, ref, file.name);
-    };
+    std::vector<ListedHunk> listed;
+    for (const JournalOp* op : file.ops)
+      for (const JournalHunk& hunk : op->hunks)
+        if (hunk.state == HunkState::Pending) listed.push_back({op, &hunk});
+    const std::vector<Result<std::uint32_t>> places =
+        locateAll(currentRope(file.target), listed, file.name);
     json hunks = json::array();
-    for (const JournalOp* op : file.ops) {
-      for (const JournalHunk& hunk : op->hunks) {
-        if (hunk.state != HunkState::Pending) continue;
-        HunkRef ref{op->id, hunk.index};
-        json entry = {{"id", formatHunkRef(ref)},       {"op", op->id},
-                      {"method", op->method},           {"agent", op->agent},
-                      {"session", op->session},         {"turn", op->turn},
-                      {"lines", hunk.afterLineCount()}, {"removedLines", hunk.beforeLineCount()},
-                      {"before", hunk.before_text},     {"after", hunk.after_text}};
-        Result<std::uint32_t> where = locate(hunk, ref);
-        if (where) {
-          entry["line"] = *where + 1;
-        } else {
-          entry["line"] = nullptr;
-          entry["changedSince"] = true;
-          entry["note"] = where.error().message;
-        }
-        hunks.push_back(std::move(entry));
-        ++total;
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+      const JournalOp& op = *listed[i].op;
+      const JournalHunk& hunk = *listed[i].hunk;
+      json entry = {{"id", formatHunkRef(listed[i].ref())},
+                    {"op", op.id},
+                    {"method", op.method},
+                    {"agent", op.agent},
+                    {"session", op.session},
+                    {"turn", op.turn},
+                    {"lines", hunk.afterLineCount()},
+                    {"removedLines", hunk.beforeLineCount()},
+                    {"before", hunk.before_text},
+                    {"after", hunk.after_text}};
+      if (const Result<std::uint32_t>& where = places[i]) {
+        entry["line"] = *where + 1;
+      } else {
+        entry["line"] = nullptr;
+        entry["changedSince"] = true;
+        entry["note"] = where.error().message;
       }
+      hunks.push_back(std::move(entry));
+      ++total;
     }
     json entry = {{"name", file.name},
                   {"uri", file.target.uri},

@@ -171,7 +171,10 @@ bool JournalService::intentLanded(const JournalOp& op) const {
   Result<disk::FileSnapshot> text = disk::readTextFile(where);
   if (!text) return false;
   std::vector<std::string_view> lines = splitLinesKeepingEnds(text->bytes);
-  HunkLocator locator(lines);
+  std::vector<const JournalHunk*> hunks;
+  for (const JournalHunk& hunk : op.hunks)
+    hunks.push_back(&hunk);
+  HunkLocator locator(lines, hunks);
   for (const JournalHunk& hunk : op.hunks)
     if (!locator.locate(hunk, {op.id, hunk.index}, op.name)) return false;
   return !op.hunks.empty();

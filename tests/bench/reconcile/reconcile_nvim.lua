@@ -26,6 +26,8 @@ vim.o.swapfile = false
 vim.o.hidden = true
 vim.o.shortmess = vim.o.shortmess .. 'F'
 
+-- `text`: a string, or a list of strings written as one (a writev: no multi-megabyte string is
+-- built per write, whose garbage would make Neovim pause for collection inside a measurement).
 local function write_file(path, text)
   local fd = assert(uv.fs_open(path, 'w', 420))
   assert(uv.fs_write(fd, text, 0))
@@ -107,6 +109,9 @@ local function latency()
   vim.wait(1000) -- past the sidecar's typing window: these writes are not the editor's saves
 
   local target = n - 2 -- the disk line the writer changes; buffer line target + 1
+  -- The file around the changed line, built once.
+  local head = table.concat(disk, '\n', 1, target - 1) .. '\n'
+  local tail = '\n' .. table.concat(disk, '\n', target + 1, n) .. '\n'
   local pending -- {text, t0, buffer, confirmed, version}
   vim.api.nvim_buf_attach(bufnr, false, {
     on_lines = function(_, _, _, first, _, last_new)
@@ -155,20 +160,23 @@ local function latency()
     disk[target] = string.format('local v%06d = written(%d) -- by the bench writer', target, k)
     pending = { text = disk[target] }
     local w0, t0 = uv.hrtime(), nil
+    local body = { head, disk[target], tail }
     if writer == 'inplace' then
       -- open(O_TRUNC), one write, close (as Gemini CLI's write_file): the clock starts at close.
-      write_file(path, table.concat(disk, '\n') .. '\n')
+      write_file(path, body)
       t0 = uv.hrtime()
     else
       local tmp = ws .. '/.file.lua.tmp' .. k
-      write_file(tmp, table.concat(disk, '\n') .. '\n')
+      write_file(tmp, body)
       t0 = uv.hrtime()
       assert(uv.fs_rename(tmp, path))
     end
     pending.t0 = uv.hrtime()
     local done = vim.wait(5000, function() return pending.buffer ~= nil and pending.confirmed ~= nil end, 1)
-    local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, true)
-    local ok = done and lines[1] == typed and #lines == n + 1 and lines[target + 1] == disk[target]
+    -- The typing, the line count and the written line (the whole buffer is compared at the end).
+    local function line(index) return vim.api.nvim_buf_get_lines(bufnr, index, index + 1, true)[1] end
+    local ok = done and line(0) == typed and vim.api.nvim_buf_line_count(bufnr) == n + 1
+      and line(target) == disk[target]
     if not ok then
       table.insert(failures, string.format('write %d: %s', k, done and 'buffer is not typing + disk'
         or ('timed out (buffer ' .. tostring(pending.buffer ~= nil) .. ', notification ' .. tostring(pending.confirmed ~= nil) .. ')')))

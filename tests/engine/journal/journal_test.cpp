@@ -249,7 +249,12 @@ TEST(HunkLocator, AnswersExactlyWhatAScanOfTheTextAnswers) {
     for (int k = static_cast<int>(random() % 3); k > 0; --k) // none: the hunks are in place
       current = mutate(current);
     std::vector<std::string_view> lines = splitLinesKeepingEnds(current);
-    HunkLocator locator(lines);
+    // Half the rounds give the locator every hunk up front, half let it index each on demand.
+    std::vector<const JournalHunk*> given;
+    if (round % 2 == 0)
+      for (const JournalHunk& hunk : hunks)
+        given.push_back(&hunk);
+    HunkLocator locator(lines, given);
     for (const JournalHunk& hunk : hunks) {
       Result<std::uint32_t> expected = scanForHunk(lines, hunk);
       Result<std::uint32_t> got = locator.locate(hunk, {1, hunk.index}, "f.txt");
