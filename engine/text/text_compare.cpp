@@ -14,4 +14,8 @@ bool sameText(const Rope& a, const Rope& b) {
   return commonPrefix(chunksOf(a), chunksOf(b)) == a.byteSize();
 }
 
+bool sameText(const Rope& a, std::string_view b) {
+  return a.byteSize() == b.size() && commonPrefix(chunksOf(a), Chunks{b}) == b.size();
+}
+
 } // namespace hashline

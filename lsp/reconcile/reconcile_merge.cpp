@@ -93,7 +93,7 @@ void Reconciler::announceMerge(Tracked& tracked, const PendingMerge& state,
     tracked.recent.pop_front();
   noteConflicts(tracked, state.last, applied.version_after, message);
   const OpenDocument* open = server_.documents().find(tracked.key);
-  message["bufferMatchesDisk"] = open && ropeEquals(open->document.text(), *state.theirs);
+  message["bufferMatchesDisk"] = open && sameText(open->document.text(), *state.theirs);
   log::info("reconcile: merged a disk write into ", tracked.path, " (", state.last.taken.size(),
             " hunks, ", state.last.conflicts.size(), " conflicts, op ", op, ")");
   announce(tracked, std::move(message));
@@ -103,8 +103,8 @@ void Reconciler::journalRacingReload(Tracked& tracked, const PendingMerge& state
   const OpenDocument* open = server_.documents().find(tracked.key);
   // VS Code reloads a clean buffer from disk on its own, racing our edit: journal that reload
   // as the merge, so it is reviewable and undoable like one.
-  if (!open || !ropeEquals(state.before, *state.base) ||
-      !ropeEquals(open->document.text(), *state.theirs))
+  if (!open || !sameText(state.before, *state.base) ||
+      !sameText(open->document.text(), *state.theirs))
     return;
   AppliedEdit record;
   record.method = "reconcile";

@@ -76,7 +76,10 @@ void registerReconciler(LspServer& server, HashlineService& service, ReconcileOp
   });
   server.onInitialize([&server, reconciler](const InitializeParams& params, json&) {
     const json& options = params.initializationOptions;
-    if (!options.is_object() || !options.contains("reconcile")) return;
+    if (!options.is_object()) return;
+    if (options.value("client", json()) == "vscode")
+      reconciler->setEditorReloadWait(ReconcileOptions::kVsCodeReloadWait);
+    if (!options.contains("reconcile")) return;
     const json& mode = options["reconcile"];
     std::optional<ReconcileMode> parsed =
         mode.is_string() ? parseReconcileMode(mode.get<std::string>()) : std::nullopt;

@@ -44,6 +44,14 @@ struct ReconcileOptions {
   /// After a didSave, how long the mirror may lag behind the saved text (debounced didChange:
   /// Neovim's default is 150 ms) before the text is taken as a foreign write after all.
   std::chrono::milliseconds save_settle{750};
+  /// A buffer without unsaved changes is left this long for the editor to reload it from disk
+  /// itself before hashline applies the change (0: the editor does not — Neovim). VS Code reloads
+  /// clean buffers on its own: its reload keeps the tab clean (and is journaled as the merge),
+  /// where hashline's edit would mark it dirty. Set at initialize for the VS Code extension.
+  std::chrono::milliseconds editor_reload_wait{0};
+  /// What initialize sets editor_reload_wait to for VS Code (its watcher reports a write within
+  /// a few hundred milliseconds).
+  static constexpr std::chrono::milliseconds kVsCodeReloadWait{1500};
   /// Larger files are not merged (the user is told).
   std::size_t max_bytes = 256u << 20;
   /// Who the journal names for a merged write: HASHLINE_AGENT, else "disk".

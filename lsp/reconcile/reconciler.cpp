@@ -228,7 +228,7 @@ bool Reconciler::unchangedOnDisk(const Tracked& tracked, const FileBytes& disk) 
   // buffer (the comparison with it stops at the typing when there is any) and clean mode, which
   // decide before any merge, compare here.
   const OpenDocument* open = server_.documents().find(tracked.key);
-  const bool dirty = open && !ropeEquals(open->document.text(), *tracked.base);
+  const bool dirty = open && !sameText(open->document.text(), *tracked.base);
   if (dirty && options_.mode == ReconcileMode::Merge) return false;
   return disk == *tracked.base;
 }
@@ -242,12 +242,12 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
   // left the base with no didSave around the write.
   std::optional<std::size_t> held;
   for (std::size_t i = tracked.recent.size(); !held && i-- > 0;)
-    if (ropeEquals(tracked.recent[i].text, *disk)) held = i;
+    if (sameText(tracked.recent[i].text, *disk)) held = i;
   if (held) {
     const bool left_the_base =
-        *held > 0 && tracked.base && ropeEquals(tracked.recent[*held - 1].text, *tracked.base);
+        *held > 0 && tracked.base && sameText(tracked.recent[*held - 1].text, *tracked.base);
     if (left_the_base && !tracked.savedThisRound()) {
-      if (waitForOwnSave(tracked, options_.save_wait)) return; // its didSave may be on the way
+      if (waitForEditor(tracked, options_.save_wait)) return; // its didSave may be on the way
       journalEditorReload(tracked, *held);
     } else {
       log::debug("reconcile: ", tracked.path, " saved by the editor");
@@ -261,12 +261,14 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
   // Text the buffer never showed. After a didSave it is the editor's own save whose didChange
   // is still debounced (Neovim 0.7 sends didSave without flushing them): wait for it. While the
   // user types, the didSave itself may be on the way: wait a little for it.
-  if (tracked.savedThisRound() && waitForOwnSave(tracked, options_.save_settle, true)) return;
+  if (tracked.savedThisRound() && waitForEditor(tracked, options_.save_settle, true)) return;
   if (since(tracked.last_change) < options_.typing_window &&
-      waitForOwnSave(tracked, options_.save_wait))
+      waitForEditor(tracked, options_.save_wait))
     return;
+  const bool dirty = !tracked.base || !sameText(current, *tracked.base);
+  // VS Code reloads a clean buffer itself: that keeps its tab clean, hashline's edit would not.
+  if (!dirty && waitForEditor(tracked, options_.editor_reload_wait)) return;
   tracked.waiting = false;
-  const bool dirty = !tracked.base || !ropeEquals(current, *tracked.base);
   if (dirty && options_.mode == ReconcileMode::Clean) {
     if (tracked.skipped == disk->view()) return;
     tracked.skipped = std::string(disk->view());
@@ -280,8 +282,8 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
   merge(tracked, std::move(disk));
 }
 
-bool Reconciler::waitForOwnSave(Tracked& tracked, std::chrono::milliseconds limit,
-                                bool while_mirror_moves) {
+bool Reconciler::waitForEditor(Tracked& tracked, std::chrono::milliseconds limit,
+                               bool while_mirror_moves) {
   // Each write restarts the wait; after a didSave, so does each didChange (the mirror is still
   // catching up with what the editor saved).
   const Clock::time_point from =

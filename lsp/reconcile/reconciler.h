@@ -58,6 +58,9 @@ public:
   ReconcileMode mode() const { return options_.mode; }
   /// Changes the mode (initialize); `off` stops watching, others start with the open documents.
   void setMode(ReconcileMode mode);
+  /// How long a clean buffer is left for the editor to reload itself (initialize: VS Code does;
+  /// see ReconcileOptions::editor_reload_wait).
+  void setEditorReloadWait(std::chrono::milliseconds wait) { options_.editor_reload_wait = wait; }
 
   /// `conflicts {uri? | path?}` (reconcile_methods.cpp).
   void conflicts(const ConflictsRequest& request, ServiceCallback done);
@@ -93,9 +96,10 @@ private:
   /// Who the journal says made a reconciled edit: session `disk`, the configured agent.
   CallerIdentity diskCaller() const;
   void finishMerge(const std::string& key);
-  /// Waits (re-arms) until `limit` after the last write; false when that has passed.
-  bool waitForOwnSave(Tracked& tracked, std::chrono::milliseconds limit,
-                      bool while_mirror_moves = false);
+  /// Waits (re-arms) until `limit` after the last write, for what the editor does on its own (its
+  /// save's didChange or didSave, its reload of a clean buffer); false when that has passed.
+  bool waitForEditor(Tracked& tracked, std::chrono::milliseconds limit,
+                     bool while_mirror_moves = false);
   /// The editor reloaded the file itself: journal recent version `held` (from the one before).
   void journalEditorReload(Tracked& tracked, std::size_t held);
   void noteConflicts(const Tracked& tracked, const merge::MergeResult& result, std::int64_t version,

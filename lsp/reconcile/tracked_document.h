@@ -3,6 +3,7 @@
 // Private to lsp/reconcile.
 #pragma once
 
+#include "engine/text/text_compare.h"
 #include "lsp/reconcile/reconciler.h"
 
 #include <chrono>
@@ -56,18 +57,6 @@ struct Reconciler::Tracked {
   int failures = 0;
   std::string skipped; // clean mode: the disk text last left out of a dirty buffer
 };
-
-/// Whether the rope holds exactly `text` (chunk by chunk; nothing is materialized).
-inline bool ropeEquals(const Rope& rope, std::string_view text) {
-  if (rope.byteSize() != text.size()) return false;
-  std::size_t at = 0;
-  bool equal = true;
-  rope.forEachChunk(0, rope.byteSize(), [&](std::string_view chunk) {
-    if (equal && text.compare(at, chunk.size(), chunk) != 0) equal = false;
-    at += chunk.size();
-  });
-  return equal;
-}
 
 /// The last component of `path`, for messages.
 inline std::string fileName(const std::string& path) {

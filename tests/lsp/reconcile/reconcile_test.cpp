@@ -37,6 +37,14 @@ protected:
     return buffer;
   }
 
+  /// A new server, initialized as the VS Code extension does (initializationOptions.client).
+  void restartAsVsCode() {
+    client_->shutdownAndExit();
+    client_ = std::make_unique<LspClient>();
+    client_->initialize(json::object(), {{"rootUri", "file://" + root_.string()},
+                                         {"initializationOptions", {{"client", "vscode"}}}});
+  }
+
   /// Plays the editor for the reconciler's next applyEdit; returns the notification after it.
   json applyNextMerge() {
     json request = nextApplyEdit();
@@ -200,6 +208,44 @@ TEST_F(Reconcile, EditorReloadOfACleanBufferIsJournaledOnce) {
   ASSERT_EQ(ops.size(), 1u) << log().dump();
   EXPECT_EQ(ops[0]["op"], reconciled["op"]);
   expectMirrorMatches("r.txt");
+}
+
+// The VS Code extension says so at initialize: its editor reloads a clean buffer itself, which
+// keeps the tab clean where hashline's edit would mark it dirty. hashline leaves it that reload
+// and journals it as the merge; no applyEdit is sent.
+TEST_F(Reconcile, VsCodeReloadsACleanBufferItselfAndNoEditIsSent) {
+  restartAsVsCode();
+  writeFile("v.txt", numbered(4));
+  openSynced("v.txt", numbered(4));
+  writeViaRename("v.txt", numbered(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300)); // VS Code's watcher, then reload
+  EditorModel& buffer = model("v.txt");
+  buffer.text = numbered(5);
+  buffer.version += 1;
+  client_->didChange(buffer.uri, buffer.version, {LspClient::fullChange(buffer.text)});
+  json reconciled = client_->waitNotification("hashline/reconciled")["params"];
+  EXPECT_EQ(reconciled["kind"], "merged") << reconciled.dump();
+  EXPECT_EQ(reconciled["reloadedByEditor"], true) << reconciled.dump();
+  client_->sync();
+  EXPECT_TRUE(client_->takeServerRequests("workspace/applyEdit").empty());
+  std::vector<json> ops = reconcileOps();
+  ASSERT_EQ(ops.size(), 1u) << log().dump();
+  EXPECT_EQ(ops[0]["op"], reconciled["op"]);
+  expectMirrorMatches("v.txt");
+}
+
+// ... and when the editor does not reload it within the wait, hashline applies the change.
+TEST_F(Reconcile, VsCodeCleanBufferWithoutAReloadGetsTheEditAfterTheWait) {
+  restartAsVsCode();
+  writeFile("w.txt", numbered(4));
+  openSynced("w.txt", numbered(4));
+  const auto written = std::chrono::steady_clock::now();
+  writeViaRename("w.txt", numbered(5));
+  json reconciled = applyNextMerge();
+  EXPECT_GE(std::chrono::steady_clock::now() - written, std::chrono::milliseconds(1000));
+  EXPECT_EQ(reconciled["kind"], "merged") << reconciled.dump();
+  EXPECT_FALSE(reconciled.contains("reloadedByEditor")) << reconciled.dump();
+  EXPECT_EQ(model("w.txt").text, numbered(5));
 }
 
 TEST_F(Reconcile, OverlapKeepsTheUserTextAndTakingTheirsWorks) {

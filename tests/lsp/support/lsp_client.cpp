@@ -255,6 +255,17 @@ std::vector<json> LspClient::takeNotifications(const std::string& method) {
   return out;
 }
 
+std::vector<json> LspClient::takeServerRequests(const std::string& method) {
+  std::lock_guard lock(mutex_);
+  std::vector<json> out;
+  std::deque<json> rest;
+  for (auto& message : server_requests_)
+    (message["method"] == method ? out.emplace_back(std::move(message))
+                                 : rest.emplace_back(std::move(message)));
+  server_requests_ = std::move(rest);
+  return out;
+}
+
 json LspClient::waitServerRequest(const std::string& method) {
   json found;
   waitFor(

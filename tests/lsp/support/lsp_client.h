@@ -82,6 +82,8 @@ public:
   std::vector<json> takeNotifications(const std::string& method);
   /// The next server→client request `method` (the whole message, with "id" and "params").
   json waitServerRequest(const std::string& method);
+  /// All server→client requests `method` received so far and not yet taken. Call sync() first.
+  std::vector<json> takeServerRequests(const std::string& method);
   void respond(const json& id, json result);
   void respondError(const json& id, int code, const std::string& message);
   /// Responses that arrived with an id nobody asked for, e.g. errors with id null.

@@ -67,14 +67,23 @@ export async function partReconcile(page, { L, hooks, ws, bin, env, testDir, foc
   L.check('reconcile: no files.saveConflictResolution override is left in the user settings after the save',
     clean, fs.readFileSync(settingsFile, 'utf8'));
 
-  // 3. A write behind the now clean buffer: VS Code reloads it and hashline merges it; the buffer
-  // ends equal to the disk (the change applied once, not twice).
+  // 3. A write behind the now clean buffer: VS Code reloads it itself and hashline journals that
+  // reload as the merge (it sends no edit of its own): buffer = disk, the tab stays clean, and
+  // the journal has exactly one more reconcile op.
+  const reconcileOps = () => {
+    const out = runCli(bin, ['log', '--path', file, '--json'], env);
+    return (out.json?.ops ?? []).filter((op) => op.method === 'reconcile').length;
+  };
+  const opsBefore = reconcileOps();
   const next = withLine(fs.readFileSync(file, 'utf8'), 28, 'row 28 (written behind a clean buffer)');
   foreignWrite(file, next);
   const same = await poll(async () => { const d = await doc(); return d && d.text === next ? d : null; });
-  L.log('clean write: isDirty', same && same.isDirty);
-  L.check('reconcile: a write behind a clean buffer leaves buffer = disk (applied once)', same,
-    { buffer: (await doc()).text.slice(-120), disk: next.slice(-120) });
+  const journaled = await poll(() => reconcileOps() === opsBefore + 1);
+  await new Promise((r) => setTimeout(r, 2000)); // past the server's wait for the reload
+  const after = await doc();
+  L.check('reconcile: a write behind a clean buffer: VS Code reloads it, the tab stays clean, one reconcile op journaled',
+    same && journaled && after.text === next && !after.isDirty && reconcileOps() === opsBefore + 1,
+    { isDirty: after.isDirty, opsBefore, opsAfter: reconcileOps(), buffer: after.text.slice(-120), disk: next.slice(-120) });
 
   // 4. An overlapping write: the user types on line 10, the writer changes line 10 too.
   await typeAtLineEnd(page, 10, ' (mine too)');
