@@ -153,6 +153,33 @@ function H.assert_mirrored(bufnr, what)
   return snap
 end
 
+-- "line 1\n" .. "line COUNT\n" (another prefix than "line " if given).
+function H.numbered(count, prefix)
+  local lines = {}
+  for i = 1, count do
+    lines[#lines + 1] = (prefix or 'line ') .. i
+  end
+  return table.concat(lines, '\n') .. '\n'
+end
+
+-- Runs a shell command in `dir`; fails the test unless it exits 0.
+function H.sh(dir, command)
+  local out = vim.fn.system({ 'sh', '-c', 'cd ' .. vim.fn.shellescape(dir) .. ' && ' .. command })
+  H.eq(0, vim.v.shell_error, command .. ' (' .. out .. ')')
+end
+
+-- The journal's `reconcile` ops for `bufnr`'s file (hashline.log).
+function H.reconcile_ops(bufnr)
+  local log = H.need('hashline.log', require('hashline').log(bufnr))
+  local ops = {}
+  for _, op in ipairs(log.ops or {}) do
+    if op.method == 'reconcile' then
+      ops[#ops + 1] = op
+    end
+  end
+  return ops
+end
+
 function H.setup(extra)
   local opts = vim.tbl_extend('force', { cmd = { H.bin, 'lsp' }, debounce = 0, timeout = 15000 }, extra or {})
   return require('hashline').setup(opts)

@@ -12,33 +12,9 @@ local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .
 local root = H.work .. '/reconcile/proj'
 local hashline
 
-local function numbered(count, prefix)
-  local lines = {}
-  for i = 1, count do
-    lines[#lines + 1] = (prefix or 'line ') .. i
-  end
-  return table.concat(lines, '\n') .. '\n'
-end
-
 local function write_via_rename(path, text)
   H.write_file(path .. '.agent-tmp', text)
   assert(os.rename(path .. '.agent-tmp', path))
-end
-
-local function sh(command)
-  local out = vim.fn.system({ 'sh', '-c', 'cd ' .. vim.fn.shellescape(root) .. ' && ' .. command })
-  H.eq(0, vim.v.shell_error, command .. ' (' .. out .. ')')
-end
-
-local function reconcile_ops(bufnr)
-  local log = H.need('hashline.log', hashline.log(bufnr))
-  local ops = {}
-  for _, op in ipairs(log.ops or {}) do
-    if op.method == 'reconcile' then
-      ops[#ops + 1] = op
-    end
-  end
-  return ops
 end
 
 local function wait_text(bufnr, want, what)
@@ -62,7 +38,7 @@ end
 -- The issue's scenario with one writer; returns the buffer.
 local function typing_survives(name, writer)
   local path = root .. '/' .. name
-  local original = numbered(30)
+  local original = H.numbered(30)
   local bufnr = H.open(path, original)
   H.type_keys('ggOtyped by the user<Esc>')
   H.check(vim.bo[bufnr].modified, 'typing made the buffer modified')
@@ -75,7 +51,7 @@ local function typing_survives(name, writer)
   H.assert_mirrored(bufnr, 'after the merge')
   local ops = {}
   H.wait(3000, function()
-    ops = reconcile_ops(bufnr)
+    ops = H.reconcile_ops(bufnr)
     return #ops == 1
   end)
   H.eq(1, #ops, 'one reconcile op')
@@ -111,27 +87,27 @@ H.run({
 
   { 'sed-in-place', function()
     typing_survives('sed.txt', function()
-      sh("sed -i 's/^line 29$/line 29 changed by the agent/' sed.txt")
+      H.sh(root, "sed -i 's/^line 29$/line 29 changed by the agent/' sed.txt")
     end)
   end },
 
   { 'git-checkout', function()
-    local theirs = numbered(30):gsub('line 29\n', 'line 29 changed by the agent\n')
+    local theirs = H.numbered(30):gsub('line 29\n', 'line 29 changed by the agent\n')
     os.remove(root .. '/.git')
     vim.fn.delete(root .. '/.git', 'rf')
     H.write_file(root .. '/git.txt', theirs)
-    sh('git init -q . && git add git.txt && git -c user.name=t -c user.email=t@t commit -qm agent')
+    H.sh(root, 'git init -q . && git add git.txt && git -c user.name=t -c user.email=t@t commit -qm agent')
     typing_survives('git.txt', function()
-      sh('git checkout -q -- git.txt')
+      H.sh(root, 'git checkout -q -- git.txt')
     end)
   end },
 
   { 'clean-buffer-stays-unmodified', function()
     local path = root .. '/clean.txt'
-    local bufnr = H.open(path, numbered(5))
+    local bufnr = H.open(path, H.numbered(5))
     H.assert_mirrored(bufnr, 'opened') -- the sidecar has it (and watches its file)
-    write_via_rename(path, numbered(6))
-    wait_text(bufnr, numbered(6), 'clean buffer took the write')
+    write_via_rename(path, H.numbered(6))
+    wait_text(bufnr, H.numbered(6), 'clean buffer took the write')
     H.check(H.wait(3000, function()
       return not vim.bo[bufnr].modified
     end), "'modified' is false: the buffer equals the disk")
@@ -140,7 +116,7 @@ H.run({
 
   { 'overlap-is-a-conflict-and-theirs-can-be-taken', function()
     local path = root .. '/conflict.txt'
-    local original = numbered(20)
+    local original = H.numbered(20)
     local bufnr = H.open(path, original)
     H.type_keys('3GA by the user<Esc>')
     H.assert_mirrored(bufnr, 'typed')
@@ -165,7 +141,7 @@ H.run({
 
   { 'own-saves-while-typing-journal-nothing', function()
     local path = root .. '/saves.txt'
-    local bufnr = H.open(path, numbered(10))
+    local bufnr = H.open(path, H.numbered(10))
     local saves = tonumber(os.getenv('HASHLINE_RECONCILE_SAVES') or '200')
     for i = 1, saves do
       H.type_keys('ggIx<Esc>')
@@ -176,27 +152,27 @@ H.run({
     end
     vim.cmd('silent write')
     vim.wait(1500) -- longer than every settle and own-save wait
-    H.eq(0, #reconcile_ops(bufnr), 'no reconcile op journaled for ' .. saves .. ' saves')
+    H.eq(0, #H.reconcile_ops(bufnr), 'no reconcile op journaled for ' .. saves .. ' saves')
     H.check(not vim.bo[bufnr].modified, 'saved')
     vim.cmd('bwipeout!')
   end },
 
   { 'deleted-file-leaves-the-buffer', function()
     local path = root .. '/deleted.txt'
-    local bufnr = H.open(path, numbered(3))
+    local bufnr = H.open(path, H.numbered(3))
     H.type_keys('ggOunsaved<Esc>')
     H.assert_mirrored(bufnr, 'typed')
     os.remove(path)
     vim.wait(1200)
     pcall(vim.cmd, 'checktime')
-    H.eq('unsaved\n' .. numbered(3), H.buf_text(bufnr), 'buffer kept its text')
-    H.eq(0, #reconcile_ops(bufnr), 'nothing journaled')
+    H.eq('unsaved\n' .. H.numbered(3), H.buf_text(bufnr), 'buffer kept its text')
+    H.eq(0, #H.reconcile_ops(bufnr), 'nothing journaled')
     vim.cmd('bwipeout!')
   end },
 
   { 'burst-of-200-writes-never-empty', function()
     local path = root .. '/burst.txt'
-    local bufnr = H.open(path, numbered(50))
+    local bufnr = H.open(path, H.numbered(50))
     H.type_keys('ggOtyped<Esc>')
     H.assert_mirrored(bufnr, 'typed')
     local saw_empty = false
@@ -211,9 +187,9 @@ H.run({
     })
     for i = 1, 200 do
       H.write_file(path, '')
-      H.write_file(path, numbered(50) .. 'write ' .. i .. '\n')
+      H.write_file(path, H.numbered(50) .. 'write ' .. i .. '\n')
     end
-    wait_text(bufnr, 'typed\n' .. numbered(50) .. 'write 200\n', 'the last write')
+    wait_text(bufnr, 'typed\n' .. H.numbered(50) .. 'write 200\n', 'the last write')
     H.check(not saw_empty, 'an empty intermediate state reached the buffer')
     vim.cmd('bwipeout!')
   end },

@@ -5,31 +5,6 @@
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/harness.lua')
 
 local root = H.work .. '/reconcile-git-move/proj'
-local hashline
-
-local function numbered(count)
-  local lines = {}
-  for i = 1, count do
-    lines[#lines + 1] = 'line ' .. i
-  end
-  return table.concat(lines, '\n') .. '\n'
-end
-
-local function sh(command)
-  local out = vim.fn.system({ 'sh', '-c', 'cd ' .. vim.fn.shellescape(root) .. ' && ' .. command })
-  H.eq(0, vim.v.shell_error, command .. ' (' .. out .. ')')
-end
-
-local function reconcile_ops(bufnr)
-  local log = H.need('hashline.log', hashline.log(bufnr))
-  local ops = {}
-  for _, op in ipairs(log.ops or {}) do
-    if op.method == 'reconcile' then
-      ops[#ops + 1] = op
-    end
-  end
-  return ops
-end
 
 -- Every vim.notify of the plugin, to check what the user was told.
 local told = {}
@@ -42,19 +17,19 @@ end
 H.run({
   { 'setup', function()
     vim.fn.mkdir(root, 'p')
-    hashline = H.setup({ reconcile = 'merge' })
+    H.setup({ reconcile = 'merge' })
   end },
 
   { 'git-stash', function()
-    local theirs = numbered(30):gsub('line 29\n', 'line 29 as committed\n')
+    local theirs = H.numbered(30):gsub('line 29\n', 'line 29 as committed\n')
     H.write_file(root .. '/stash.txt', theirs)
-    sh('git init -q . && git add stash.txt && git -c user.name=t -c user.email=t@t commit -qm base')
+    H.sh(root, 'git init -q . && git add stash.txt && git -c user.name=t -c user.email=t@t commit -qm base')
     -- The working tree differs from HEAD when the editor opens it; `git stash` restores HEAD.
-    local original = numbered(30)
+    local original = H.numbered(30)
     local bufnr = H.open(root .. '/stash.txt', original)
     H.type_keys('ggOtyped by the user<Esc>')
     H.assert_mirrored(bufnr, 'after typing')
-    sh('git -c user.name=t -c user.email=t@t stash -q')
+    H.sh(root, 'git -c user.name=t -c user.email=t@t stash -q')
     H.eq(theirs, H.read_file(root .. '/stash.txt'), 'git stash put HEAD back on disk')
     H.check(H.wait(10000, function()
       return H.buf_text(bufnr) == 'typed by the user\n' .. theirs
@@ -62,7 +37,7 @@ H.run({
     H.check(vim.bo[bufnr].modified, 'still modified: the typing is not saved')
     local ops = {}
     H.wait(3000, function()
-      ops = reconcile_ops(bufnr)
+      ops = H.reconcile_ops(bufnr)
       return #ops == 1
     end)
     H.eq(1, #ops, 'one reconcile op')
@@ -74,7 +49,7 @@ H.run({
 
   { 'moved-away-leaves-the-buffer', function()
     local path = root .. '/moved.txt'
-    local bufnr = H.open(path, numbered(4))
+    local bufnr = H.open(path, H.numbered(4))
     H.type_keys('ggOunsaved<Esc>')
     H.assert_mirrored(bufnr, 'typed')
     told = {}
@@ -90,8 +65,8 @@ H.run({
       return false
     end)
     H.check(ok, 'the user is told the buffer keeps its text: ' .. vim.inspect(told) .. ' ' .. vim.api.nvim_exec('messages', true))
-    H.eq('unsaved\n' .. numbered(4), H.buf_text(bufnr), 'buffer kept its text')
-    H.eq(0, #reconcile_ops(bufnr), 'nothing journaled')
+    H.eq('unsaved\n' .. H.numbered(4), H.buf_text(bufnr), 'buffer kept its text')
+    H.eq(0, #H.reconcile_ops(bufnr), 'nothing journaled')
     vim.cmd('bwipeout!')
   end },
 })
