@@ -7,6 +7,9 @@ namespace hashline {
 
 RopeLines splitLinesKeepingEnds(const Rope& text) {
   RopeLines out;
+  // Sized once: growing a list of 100k views by doubling moves it and faults in fresh pages at
+  // each step (most of `pending`'s time on a large buffer).
+  out.lines.reserve(text.lineBreaks() + 1);
   std::string carry; // a line begun in an earlier leaf, not yet ended
   auto emitCarry = [&] {
     out.spill.push_back(std::move(carry));
