@@ -5,16 +5,12 @@
 
 namespace hashline {
 
-RopeLines splitLinesKeepingEnds(const Rope& text) {
-  RopeLines out;
-  // Sized once: growing a list of 100k views by doubling moves it and faults in fresh pages at
-  // each step (most of `pending`'s time on a large buffer).
-  out.lines.reserve(text.lineBreaks() + 1);
+void forEachLineOf(const Rope& text,
+                   const std::function<void(std::string_view, bool assembled)>& visit) {
   std::string carry; // a line begun in an earlier leaf, not yet ended
   auto emitCarry = [&] {
-    out.spill.push_back(std::move(carry));
-    out.lines.push_back(out.spill.back());
-    carry = std::string();
+    visit(carry, true);
+    carry.clear();
   };
   text.forEachChunk(0, text.byteSize(), [&](std::string_view chunk) {
     const std::vector<std::string_view> pieces = splitLinesKeepingEnds(chunk);
@@ -38,11 +34,26 @@ RopeLines splitLinesKeepingEnds(const Rope& text) {
       } else if (open) {
         carry.assign(piece);
       } else {
-        out.lines.push_back(piece);
+        visit(piece, false);
       }
     }
   });
   if (!carry.empty()) emitCarry();
+}
+
+RopeLines splitLinesKeepingEnds(const Rope& text) {
+  RopeLines out;
+  // Sized once: growing a list of 100k views by doubling moves it and faults in fresh pages at
+  // each step.
+  out.lines.reserve(text.lineBreaks() + 1);
+  // A line inside one leaf is kept as the view; one assembled across leaves is copied to spill.
+  forEachLineOf(text, [&](std::string_view line, bool assembled) {
+    if (assembled) {
+      out.spill.emplace_back(line);
+      line = out.spill.back();
+    }
+    out.lines.push_back(line);
+  });
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include "engine/text/rope.h"
 
 #include <deque>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,5 +29,11 @@ struct RopeLines {
 };
 
 RopeLines splitLinesKeepingEnds(const Rope& text);
+
+/// Calls `visit(line, assembled)` for every line of `text` in order, split the same way: a view
+/// into a leaf, or (`assembled`: a line crossing leaves) into a string valid during the call.
+/// Nothing else is stored.
+void forEachLineOf(const Rope& text,
+                   const std::function<void(std::string_view, bool assembled)>& visit);
 
 } // namespace hashline

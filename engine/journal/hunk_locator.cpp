@@ -47,8 +47,7 @@ template <class Visit> void keyLinesOf(const JournalHunk& hunk, Visit visit) {
 
 } // namespace
 
-HunkLocator::HunkLocator(const std::vector<std::string_view>& lines,
-                         const std::vector<const JournalHunk*>& hunks)
+HunkLocator::HunkLocator(const LineSource& lines, const std::vector<const JournalHunk*>& hunks)
     : lines_(lines) {
   index(hunks);
 }
@@ -71,21 +70,23 @@ void HunkLocator::index(const std::vector<const JournalHunk*>& hunks) const {
       long_lengths.push_back(key.size());
   }
   const bool all_fresh = fresh.size() == places_.size();
-  for (std::size_t i = 0; i < lines_.size(); ++i) {
-    const std::size_t size = lines_[i].size();
+  std::uint32_t index = 0;
+  lines_.forEachLine([&](std::string_view line) {
+    const std::uint32_t at = index++;
+    const std::size_t size = line.size();
     if (size < short_lengths.size()
             ? !short_lengths[size]
             : std::find(long_lengths.begin(), long_lengths.end(), size) == long_lengths.end())
-      continue;
-    auto found = places_.find(lines_[i]);
-    if (found == places_.end()) continue;
+      return;
+    auto found = places_.find(line);
+    if (found == places_.end()) return;
     // Only a key new to this pass (an older key already has all its places).
     if (!all_fresh && std::none_of(fresh.begin(), fresh.end(), [&](const auto& entry) {
           return entry.second == &found->second;
         }))
-      continue;
-    found->second.push_back(static_cast<std::uint32_t>(i));
-  }
+      return;
+    found->second.push_back(at);
+  });
 }
 
 const std::vector<std::uint32_t>& HunkLocator::placesOf(std::string_view line) const {
@@ -94,7 +95,7 @@ const std::vector<std::uint32_t>& HunkLocator::placesOf(std::string_view line) c
 
 Result<std::uint32_t> HunkLocator::locate(const JournalHunk& hunk, HunkRef ref,
                                           std::string_view name) const {
-  const std::vector<std::string_view>& lines = lines_;
+  const LineSource& lines = lines_;
   index({&hunk}); // nothing to do for a hunk given to the constructor
   std::vector<std::string_view> wanted = splitLinesKeepingEnds(hunk.after_text);
   const std::size_t n = wanted.size();
@@ -105,7 +106,7 @@ Result<std::uint32_t> HunkLocator::locate(const JournalHunk& hunk, HunkRef ref,
     int points = 0;
     bool above_full = true;
     for (std::size_t k = 0; k < above.size(); ++k) {
-      if (at < k + 1 || lines[at - 1 - k] != above[above.size() - 1 - k]) {
+      if (at < k + 1 || !lines.lineIs(at - 1 - k, above[above.size() - 1 - k])) {
         above_full = false;
         break;
       }
@@ -114,7 +115,7 @@ Result<std::uint32_t> HunkLocator::locate(const JournalHunk& hunk, HunkRef ref,
     if (above_full && hunk.context_reaches_start && at == above.size()) ++points;
     bool below_full = true;
     for (std::size_t k = 0; k < below.size(); ++k) {
-      if (at + n + k >= lines.size() || lines[at + n + k] != below[k]) {
+      if (at + n + k >= lines.size() || !lines.lineIs(at + n + k, below[k])) {
         below_full = false;
         break;
       }
@@ -151,7 +152,7 @@ Result<std::uint32_t> HunkLocator::locate(const JournalHunk& hunk, HunkRef ref,
   for (std::size_t at : places) {
     bool same = true;
     for (std::size_t i = 1; i < n && same; ++i)
-      same = lines[at + i] == wanted[i];
+      same = lines.lineIs(at + i, wanted[i]);
     if (!same) continue;
     ++candidates;
     int points = score(at);
@@ -176,24 +177,18 @@ std::optional<std::uint32_t> locateInPlace(const Rope& text, const JournalHunk& 
   const auto& below = hunk.context_after;
   // A pure deletion without context scores nothing anywhere: locate() decides.
   if (wanted.empty() && above.empty() && below.empty()) return std::nullopt;
-  // Lines as splitLinesKeepingEnds counts them: a final line break ends the last line.
-  const std::size_t breaks = text.lineBreaks();
-  const std::size_t count = text.empty()                                    ? 0
-                            : text.lineStartByte(breaks) == text.byteSize() ? breaks
-                                                                            : breaks + 1;
-  auto line = [&](std::size_t index) {
-    return text.slice(text.lineStartByte(index), text.lineEndWithBreakByte(index));
-  };
+  const RopeLineSource lines(text);
+  const std::size_t count = lines.size();
   const std::size_t at = hunk.after_line, n = wanted.size();
   if (at + n > count || at < above.size() || at + n + below.size() > count) return std::nullopt;
   if (hunk.context_reaches_start && at != above.size()) return std::nullopt;
   if (hunk.context_reaches_end && at + n + below.size() != count) return std::nullopt;
   for (std::size_t i = 0; i < n; ++i)
-    if (line(at + i) != wanted[i]) return std::nullopt;
+    if (!lines.lineIs(at + i, wanted[i])) return std::nullopt;
   for (std::size_t k = 0; k < above.size(); ++k)
-    if (line(at - above.size() + k) != above[k]) return std::nullopt;
+    if (!lines.lineIs(at - above.size() + k, above[k])) return std::nullopt;
   for (std::size_t k = 0; k < below.size(); ++k)
-    if (line(at + n + k) != below[k]) return std::nullopt;
+    if (!lines.lineIs(at + n + k, below[k])) return std::nullopt;
   return static_cast<std::uint32_t>(at);
 }
 
@@ -212,7 +207,8 @@ Result<Reversal> planReversal(std::string_view current, const std::vector<Revers
   std::vector<const JournalHunk*> hunks;
   for (const ReversalItem& item : items)
     hunks.push_back(item.hunk);
-  HunkLocator locator(lines, hunks);
+  const ViewLines source(lines);
+  HunkLocator locator(source, hunks);
   for (const ReversalItem& item : items) {
     Result<std::uint32_t> line = locator.locate(*item.hunk, item.ref, name);
     if (!line) return line.error();

@@ -22,6 +22,7 @@
 #pragma once
 
 #include "engine/journal/journal_op.h"
+#include "engine/journal/line_source.h"
 #include "engine/plan/edit_plan.h"
 #include "engine/support/result.h"
 #include "engine/text/rope.h"
@@ -35,13 +36,11 @@
 
 namespace hashline::journal {
 
-/// Where the key lines of `hunks` occur in `lines` (one line per element, with terminators).
-/// Keeps references to `lines` (and the text they view) and to the hunks' texts: all must
-/// outlive the locator.
+/// Where the key lines of `hunks` occur in `lines`. Keeps references to `lines` (and the text
+/// they read) and to the hunks' texts: all must outlive the locator.
 class HunkLocator {
 public:
-  HunkLocator(const std::vector<std::string_view>& lines,
-              const std::vector<const JournalHunk*>& hunks);
+  HunkLocator(const LineSource& lines, const std::vector<const JournalHunk*>& hunks);
 
   /// The 0-based line where `hunk`'s after-lines start, or CONFLICT. `name` and `ref` are for
   /// the message. A hunk not given to the constructor costs one more pass over the lines.
@@ -53,7 +52,7 @@ private:
   /// Makes the key lines of `hunks` keys, finding their places in one pass over the lines.
   void index(const std::vector<const JournalHunk*>& hunks) const;
 
-  const std::vector<std::string_view>& lines_;
+  const LineSource& lines_;
   mutable std::unordered_map<std::string_view, std::vector<std::uint32_t>> places_;
 };
 

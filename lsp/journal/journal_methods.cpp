@@ -2,7 +2,6 @@
 // (journal_requests.h) and runs: undo, reject and rewind (the reverts run in journal_revert.cpp),
 // accept, pending, log, diff, turn; see journal_service.h.
 #include "engine/diff/line_diff.h"
-#include "engine/diff/rope_lines.h"
 #include "engine/journal/hunk_locator.h"
 #include "engine/journal/rewind_planner.h"
 #include "lsp/journal/journal_json.h"
@@ -85,7 +84,8 @@ void parsed(const json& params, ServiceCallback& done, Parse parse, Run run) {
 
 /// Where each of `hunks` is in `current` (or why it is not). Hunks still where their op left
 /// them are confirmed in place on the rope (O(hunk)); the rest are found together in one pass
-/// over the whole text (HunkLocator: O(lines + hunks)).
+/// over the rope's lines (HunkLocator: O(lines + hunks), nothing copied but lines that cross
+/// leaves).
 struct ListedHunk {
   const JournalOp* op;
   const JournalHunk* hunk;
@@ -102,12 +102,9 @@ std::vector<Result<std::uint32_t>> locateAll(const Result<Rope>& current,
     in_place.push_back(locateInPlace(*current, *listed.hunk));
     if (!in_place.back()) moved.push_back(listed.hunk);
   }
-  RopeLines lines; // views into the rope's leaves: no copy of the buffer
+  const RopeLineSource lines(*current); // read in place: no list of the buffer's lines
   std::optional<HunkLocator> locator;
-  if (!moved.empty()) {
-    lines = splitLinesKeepingEnds(*current);
-    locator.emplace(lines.lines, moved);
-  }
+  if (!moved.empty()) locator.emplace(lines, moved);
   std::vector<Result<std::uint32_t>> found;
   for (std::size_t i = 0; i < hunks.size(); ++i)
     found.push_back(in_place[i] ? Result<std::uint32_t>(*in_place[i])

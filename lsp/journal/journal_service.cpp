@@ -174,7 +174,8 @@ bool JournalService::intentLanded(const JournalOp& op) const {
   std::vector<const JournalHunk*> hunks;
   for (const JournalHunk& hunk : op.hunks)
     hunks.push_back(&hunk);
-  HunkLocator locator(lines, hunks);
+  const ViewLines source(lines);
+  HunkLocator locator(source, hunks);
   for (const JournalHunk& hunk : op.hunks)
     if (!locator.locate(hunk, {op.id, hunk.index}, op.name)) return false;
   return !op.hunks.empty();

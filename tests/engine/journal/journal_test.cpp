@@ -254,7 +254,12 @@ TEST(HunkLocator, AnswersExactlyWhatAScanOfTheTextAnswers) {
     if (round % 2 == 0)
       for (const JournalHunk& hunk : hunks)
         given.push_back(&hunk);
-    HunkLocator locator(lines, given);
+    // The locator reads the lines as a list of views in some rounds, in place on a rope in
+    // others: both must answer as the scan does.
+    const ViewLines as_views(lines);
+    const Rope rope(current);
+    const RopeLineSource as_rope(rope);
+    HunkLocator locator(round % 3 == 0 ? static_cast<const LineSource&>(as_rope) : as_views, given);
     for (const JournalHunk& hunk : hunks) {
       Result<std::uint32_t> expected = scanForHunk(lines, hunk);
       Result<std::uint32_t> got = locator.locate(hunk, {1, hunk.index}, "f.txt");
