@@ -147,8 +147,13 @@ MergeResult mergeSides(std::string_view base, const Chunks& ours, std::size_t ou
   SideCursor our{our_side.regions()};
   SideCursor their{their_side.regions()};
   while (our.has() || their.has()) {
-    const bool ours_first =
-        !their.has() || (our.has() && our.peek().old_begin <= their.peek().old_begin);
+    // In base order; at one base line an insertion (empty old range) comes before a change of
+    // the lines from there, which it only touches: the change's cluster must not swallow it
+    // and leave it to be placed after the deltas moved on.
+    const auto before = [](const DiffRegion& a, const DiffRegion& b) {
+      return a.old_begin != b.old_begin ? a.old_begin < b.old_begin : a.old_end <= b.old_end;
+    };
+    const bool ours_first = !their.has() || (our.has() && before(our.peek(), their.peek()));
     const DiffRegion& first = ours_first ? our.peek() : their.peek();
     std::size_t begin = first.old_begin;
     std::size_t end = first.old_end;

@@ -53,6 +53,26 @@ TEST(ThreeWay, TouchingChangesAreNotConflicts) {
   EXPECT_EQ(applyEdits("a\nB\nc\n", result), "a\nB\nC\n");
 }
 
+// An insertion at the base line where the other side's change begins only touches it: it comes
+// first, and both apply. (Found by tests/fuzz/merge_fuzzer: the insertion was placed after the
+// change's cluster, out of order, as an edit overlapping the previous one.)
+TEST(ThreeWay, AnInsertionWhereTheOtherSidesChangeBeginsComesFirst) {
+  const std::string base = "a\nb\nc\n";
+  MergeResult result = mergeThreeWay(base, "A\nB\nc\n", "new\na\nb\nc\n");
+  EXPECT_TRUE(result.conflicts.empty());
+  EXPECT_EQ(applyEdits("A\nB\nc\n", result), "new\nA\nB\nc\n");
+  // The fuzzer's case: ours rewrote every line; theirs inserted one at the top and changed the
+  // rest. The insertion merges (at the top), the overlapping change is a conflict, and the edits
+  // are sorted and disjoint.
+  const std::string ours = "one\r\ntwo\r\n3\r\n";
+  result = mergeThreeWay("a\nb\nne\r\n2\r\nthree\r\n", ours, "c\na\nb\nc\n");
+  ASSERT_EQ(result.edits.size(), 1u);
+  EXPECT_EQ(result.edits[0].begin, 0u);
+  EXPECT_EQ(result.edits[0].end, 0u);
+  EXPECT_EQ(result.conflicts.size(), 1u);
+  EXPECT_EQ(applyEdits(ours, result), "c\n" + ours);
+}
+
 TEST(ThreeWay, OverlapIsAConflictAndKeepsOurs) {
   const std::string base = "a\nb\nc\nd\n";
   const std::string ours = "a\nmine\nc\nd\n";
