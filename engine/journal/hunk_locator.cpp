@@ -35,10 +35,8 @@ Error conflict(const JournalHunk& hunk, HunkRef ref, std::string_view name, std:
 /// The lines where a place of `hunk` may start or end: its first after-line, or for a pure
 /// deletion its nearest neighbours (see locate).
 template <class Visit> void keyLinesOf(const JournalHunk& hunk, Visit visit) {
-  const std::string_view after = hunk.after_text;
-  if (!after.empty()) {
-    const std::size_t end = after.find('\n');
-    visit(end == std::string_view::npos ? after : after.substr(0, end + 1));
+  if (!hunk.after_text.empty()) {
+    visit(splitLinesKeepingEnds(hunk.after_text).front()); // ends as locate splits it (CR too)
     return;
   }
   if (!hunk.context_before.empty()) visit(std::string_view(hunk.context_before.back()));
@@ -90,7 +88,9 @@ void HunkLocator::index(const std::vector<const JournalHunk*>& hunks) const {
 }
 
 const std::vector<std::uint32_t>& HunkLocator::placesOf(std::string_view line) const {
-  return places_.at(line);
+  static const std::vector<std::uint32_t> kNowhere;
+  auto found = places_.find(line);
+  return found == places_.end() ? kNowhere : found->second; // index() made every key
 }
 
 Result<std::uint32_t> HunkLocator::locate(const JournalHunk& hunk, HunkRef ref,

@@ -220,7 +220,7 @@ TEST(HunkLocator, AnswersExactlyWhatAScanOfTheTextAnswers) {
   // splits of random edits, located in texts changed again since. Deletions, insertions,
   // replacements, hunks at both ends.
   std::mt19937 random(8);
-  const char* alphabet[] = {"a\n", "b\n", "c\n", "d\n", "e\n"};
+  const char* alphabet[] = {"a\n", "b\n", "c\n", "d\r\n", "e\r"}; // CR ends lines too
   auto randomText = [&](std::size_t lines) {
     std::string text;
     for (std::size_t i = 0; i < lines; ++i)
