@@ -77,8 +77,7 @@ void registerReconciler(LspServer& server, HashlineService& service, ReconcileOp
   server.onInitialize([&server, reconciler](const InitializeParams& params, json&) {
     const json& options = params.initializationOptions;
     if (!options.is_object()) return;
-    if (options.value("client", json()) == "vscode")
-      reconciler->setEditorReloadWait(ReconcileOptions::kVsCodeReloadWait);
+    if (options.value("client", json()) == "vscode") reconciler->adoptVsCode();
     if (!options.contains("reconcile")) return;
     const json& mode = options["reconcile"];
     std::optional<ReconcileMode> parsed =

@@ -52,6 +52,17 @@ struct ReconcileOptions {
   /// What initialize sets editor_reload_wait to for VS Code (its watcher reports a write within
   /// a few hundred milliseconds).
   static constexpr std::chrono::milliseconds kVsCodeReloadWait{1500};
+  /// The editor sends a save's didChange before its didSave (VS Code): a buffer version after the
+  /// one a didSave reported is not that save's text — it is the editor's reload of a foreign
+  /// write, even right after a save. Neovim 0.7 may send didSave first (its didChange is
+  /// debounced), so there any version of the save's round may be the saved text.
+  bool changes_before_save = false;
+
+  /// VS Code's behaviour (initialize, for the VS Code extension): the two settings above.
+  void adoptVsCode() {
+    editor_reload_wait = kVsCodeReloadWait;
+    changes_before_save = true;
+  }
   /// Larger files are not merged (the user is told).
   std::size_t max_bytes = 256u << 20;
   /// Who the journal names for a merged write: HASHLINE_AGENT, else "disk".

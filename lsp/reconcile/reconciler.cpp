@@ -94,6 +94,7 @@ void Reconciler::onDocumentEvent(const DocumentEvent& event) {
   case DocumentEvent::Saved:
     if (Tracked* tracked = find(event.key)) {
       tracked->saved_at = Clock::now();
+      if (event.document) tracked->saved_version = event.document->document.version();
       if (tracked->waiting) arm(*tracked, options_.quiet);
     }
     return;
@@ -246,7 +247,12 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
   if (held) {
     const bool left_the_base =
         *held > 0 && tracked.base && sameText(tracked.recent[*held - 1].text, *tracked.base);
-    if (left_the_base && !tracked.savedThisRound()) {
+    // The save of this round wrote it — unless the editor flushes changes before saving and this
+    // version came after the saved one.
+    const bool saved =
+        tracked.savedThisRound() &&
+        !(options_.changes_before_save && tracked.recent[*held].version > tracked.saved_version);
+    if (left_the_base && !saved) {
       if (waitForEditor(tracked, options_.save_wait)) return; // its didSave may be on the way
       journalEditorReload(tracked, *held);
     } else {

@@ -58,9 +58,8 @@ public:
   ReconcileMode mode() const { return options_.mode; }
   /// Changes the mode (initialize); `off` stops watching, others start with the open documents.
   void setMode(ReconcileMode mode);
-  /// How long a clean buffer is left for the editor to reload itself (initialize: VS Code does;
-  /// see ReconcileOptions::editor_reload_wait).
-  void setEditorReloadWait(std::chrono::milliseconds wait) { options_.editor_reload_wait = wait; }
+  /// The editor is VS Code (initialize): see ReconcileOptions::adoptVsCode.
+  void adoptVsCode() { options_.adoptVsCode(); }
 
   /// `conflicts {uri? | path?}` (reconcile_methods.cpp).
   void conflicts(const ConflictsRequest& request, ServiceCallback done);

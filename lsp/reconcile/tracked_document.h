@@ -41,6 +41,7 @@ struct Reconciler::Tracked {
   ReconcileClock::time_point last_change{}; // of the user's typing (see onDocumentEvent)
   std::int64_t merged_version = -1;         // the buffer version the last merge landed as
   std::optional<ReconcileClock::time_point> saved_at; // the last didSave
+  std::int64_t saved_version = -1;                    // the buffer version when it arrived
   /// A didSave belongs to this round of events (it may arrive just before the write's event).
   bool savedThisRound() const {
     return saved_at && *saved_at + std::chrono::milliseconds(250) > last_event;

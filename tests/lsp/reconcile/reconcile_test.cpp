@@ -234,6 +234,49 @@ TEST_F(Reconcile, VsCodeReloadsACleanBufferItselfAndNoEditIsSent) {
   expectMirrorMatches("v.txt");
 }
 
+// Right after the user's save (a write within the save's round), VS Code's reload of a foreign
+// write is still that write, not the save: VS Code sends a save's didChange before its didSave,
+// so a version after the saved one is not the saved text. Journaled as the merge.
+TEST_F(Reconcile, VsCodeReloadRightAfterASaveIsStillTheForeignWrite) {
+  restartAsVsCode();
+  writeFile("s.txt", numbered(4));
+  openSynced("s.txt", numbered(4));
+  typeLineAt("s.txt", 0, "typed and saved");
+  writeInPlace("s.txt", model("s.txt").text); // the editor saves what it shows
+  client_->notify("textDocument/didSave", {{"textDocument", {{"uri", uriOf("s.txt")}}}});
+  std::this_thread::sleep_for(std::chrono::milliseconds(60)); // the save has settled
+  const std::string theirs = model("s.txt").text + "appended by an agent\n";
+  writeViaRename("s.txt", theirs); // within 250 ms of the didSave
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  EditorModel& buffer = model("s.txt"); // VS Code reloads the clean buffer
+  buffer.text = theirs;
+  buffer.version += 1;
+  client_->didChange(buffer.uri, buffer.version, {LspClient::fullChange(buffer.text)});
+  json reconciled = client_->waitNotification("hashline/reconciled")["params"];
+  EXPECT_EQ(reconciled["reloadedByEditor"], true) << reconciled.dump();
+  std::vector<json> ops = reconcileOps();
+  ASSERT_EQ(ops.size(), 1u) << log().dump();
+  client_->sync();
+  EXPECT_TRUE(client_->takeServerRequests("workspace/applyEdit").empty());
+}
+
+// VS Code's own saves while the user types are never journaled either.
+TEST_F(Reconcile, VsCodeOwnSavesWhileTypingAreNeverJournaled) {
+  restartAsVsCode();
+  writeFile("e.txt", numbered(10));
+  openSynced("e.txt", numbered(10));
+  for (int save = 0; save < 200; ++save) {
+    type("e.txt", 0, 0, "x");
+    writeInPlace("e.txt", model("e.txt").text);
+    client_->notify("textDocument/didSave", {{"textDocument", {{"uri", uriOf("e.txt")}}}});
+    if (save % 2) type("e.txt", 0, 0, "y");
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000)); // past every wait
+  client_->sync();
+  EXPECT_TRUE(reconcileOps().empty()) << log().dump();
+  EXPECT_TRUE(client_->takeServerRequests("workspace/applyEdit").empty());
+}
+
 // ... and when the editor does not reload it within the wait, hashline applies the change.
 TEST_F(Reconcile, VsCodeCleanBufferWithoutAReloadGetsTheEditAfterTheWait) {
   restartAsVsCode();
