@@ -265,9 +265,12 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
     return;
   }
   // Text the buffer never showed. After a didSave it is the editor's own save whose didChange
-  // is still debounced (Neovim 0.7 sends didSave without flushing them): wait for it. While the
-  // user types, the didSave itself may be on the way: wait a little for it.
-  if (tracked.savedThisRound() && waitForEditor(tracked, options_.save_settle, true)) return;
+  // is still debounced (Neovim 0.7 sends didSave without flushing them): wait for it (not for an
+  // editor that sends changes first). While the user types, the didSave itself may be on the
+  // way: wait a little for it.
+  if (tracked.savedThisRound() && !options_.changes_before_save &&
+      waitForEditor(tracked, options_.save_settle, true))
+    return;
   if (since(tracked.last_change) < options_.typing_window &&
       waitForEditor(tracked, options_.save_wait))
     return;
