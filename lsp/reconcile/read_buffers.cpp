@@ -77,6 +77,11 @@ public:
     return spares_.size();
   }
 
+  void expireNow(Clock::time_point now) {
+    std::lock_guard lock(mutex_);
+    expire(now);
+  }
+
 private:
   void expire(Clock::time_point now) {
     auto stale = std::remove_if(spares_.begin(), spares_.end(), [&](const Spare& spare) {
@@ -104,6 +109,10 @@ Mapping acquire(std::size_t bytes) {
 
 void release(Mapping mapping) {
   pool().release(mapping);
+}
+
+void expireSpares(std::chrono::steady_clock::time_point now) {
+  pool().expireNow(now);
 }
 
 std::size_t spareCount() {

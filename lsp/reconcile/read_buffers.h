@@ -9,7 +9,8 @@
 // a size it fits.
 //
 // Bounded: at most kMaxSpare spare mappings and kMaxSpareBytes in them; a spare that has not been
-// reused for kSpareLife is unmapped at the next acquire or release. Thread-safe.
+// reused for kSpareLife is unmapped at the next acquire or release, or by expireSpares (the
+// reconciler calls it once writes stop). Thread-safe.
 #pragma once
 
 #include <chrono>
@@ -17,8 +18,8 @@
 
 namespace hashline::lsp::read_buffers {
 
-inline constexpr std::size_t kMaxSpare = 4;
-inline constexpr std::size_t kMaxSpareBytes = std::size_t(256) << 20;
+inline constexpr std::size_t kMaxSpare = 2; // a file written again and again needs one
+inline constexpr std::size_t kMaxSpareBytes = std::size_t(128) << 20;
 inline constexpr std::chrono::seconds kSpareLife{60};
 
 struct Mapping {
@@ -33,6 +34,9 @@ Mapping acquire(std::size_t bytes);
 
 /// Gives `mapping` back: kept as a spare, or unmapped when the bounds are reached.
 void release(Mapping mapping);
+
+/// Unmaps the spares released before `now - kSpareLife`.
+void expireSpares(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
 
 /// Spare mappings held now (for tests and logs).
 std::size_t spareCount();

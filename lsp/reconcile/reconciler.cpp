@@ -2,6 +2,7 @@
 #include "engine/diff/minimal_edits.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/reconcile/disk_read.h"
+#include "lsp/reconcile/read_buffers.h"
 #include "lsp/reconcile/tracked_document.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/edit_planner.h"
@@ -36,7 +37,7 @@ std::string directoryOf(const std::string& path) {
 } // namespace
 
 Reconciler::Reconciler(LspServer& server, HashlineService& service, ReconcileOptions options)
-    : server_(server), service_(service), options_(std::move(options)) {
+    : server_(server), service_(service), options_(std::move(options)), spare_expiry_(server.io()) {
   listener_id_ = server_.documents().addListener(
       [this](const DocumentEvent& event) { onDocumentEvent(event); });
   setMode(options_.mode);
@@ -180,6 +181,12 @@ void Reconciler::check(const std::string& key) {
     return arm(*tracked, options_.open_writer_quiet);
   const Clock::time_point read_start = Clock::now();
   SettledRead disk = readSettled(tracked->path, options_.max_bytes);
+  // The read may leave a spare buffer behind (the old base, once merged): unmapped if no write
+  // follows within its life. Each read re-arms the one timer.
+  spare_expiry_.expires_after(read_buffers::kSpareLife + std::chrono::seconds(1));
+  spare_expiry_.async_wait([](const boost::system::error_code& error) {
+    if (!error) read_buffers::expireSpares();
+  });
   log::debug("reconcile: read ", tracked->path, " ", microsSince(read_start), " µs after ",
              microsSince(tracked->last_event), " µs from its last event");
   switch (disk.kind) {

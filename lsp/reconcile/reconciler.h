@@ -114,6 +114,8 @@ private:
   std::map<std::string, std::unique_ptr<Tracked>> tracked_; // canonical URI →
   std::map<std::string, std::string> by_path_;              // file path → canonical URI
   ConflictList conflicts_;
+  /// Unmaps spare read buffers once writes have stopped for their life (read_buffers.h).
+  boost::asio::steady_timer spare_expiry_;
 };
 
 /// Adds `conflicts` / `resolve` to the service and starts the reconciler of `server`, its mode

@@ -52,6 +52,18 @@ TEST(ReadBuffers, SparesStayWithinTheirCount) {
   EXPECT_EQ(read_buffers::spareCount(), read_buffers::kMaxSpare);
 }
 
+TEST(ReadBuffers, SparesUnusedForTheirLifeAreUnmapped) {
+  read_buffers::Mapping mapping = read_buffers::acquire(2 * kMiB);
+  ASSERT_NE(mapping.data, nullptr);
+  read_buffers::release(mapping);
+  ASSERT_GE(read_buffers::spareCount(), 1u);
+  const auto now = std::chrono::steady_clock::now();
+  read_buffers::expireSpares(now); // released just now: kept
+  EXPECT_GE(read_buffers::spareCount(), 1u);
+  read_buffers::expireSpares(now + read_buffers::kSpareLife + std::chrono::seconds(1));
+  EXPECT_EQ(read_buffers::spareCount(), 0u);
+}
+
 TEST(ReadBuffers, ReadsOfABigFileShareOneMappingInTurn) {
   char dir_template[] = "/tmp/hashline-read-buffers.XXXXXX";
   ASSERT_NE(::mkdtemp(dir_template), nullptr);
