@@ -86,7 +86,7 @@ forms::EdAddressResolver edResolver(const PlanContext& context, std::int64_t at_
     if (!first) return std::move(first).error();
     Result<std::uint32_t> last = range.last ? one(*range.last) : first;
     if (!last) return std::move(last).error();
-    return forms::EdLines{*first, *last};
+    return forms::EdLines{*first, *last, std::nullopt};
   };
 }
 

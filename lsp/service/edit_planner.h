@@ -40,6 +40,7 @@ struct PlannedEdit {
 };
 
 struct PlanContext {
+  explicit PlanContext(const TextState& text_state) : state(text_state) {}
   const TextState& state;
   Observation* observation = nullptr; // the session's, null when it never read the document
   LineHashCache* cache = nullptr;     // the live document's

@@ -227,8 +227,12 @@ void HashlineService::preview(const FormRequest& request, const Target& target,
   auto shared = std::make_shared<const FormRequest>(request);
   Result<PlannedChange> planned = formPlanner(shared, target)(*now, false);
   if (!planned) return done(refusalToJSON(planned.error()));
-  EditSummary summary{target.uri,   target.path,  target.backendName(),
-                      now->version, now->version, &planned->edit.plan};
+  EditSummary summary;
+  summary.uri = target.uri;
+  summary.path = target.path;
+  summary.backend = target.backendName();
+  summary.version_before = summary.version_after = now->version;
+  summary.plan = &planned->edit.plan;
   summary.diff = documentDiff(planned->edit.before, planned->edit.after, displayName(target));
   summary.preview = true;
   done(editResultJSON(summary));
@@ -250,9 +254,13 @@ void HashlineService::edit(FormRequest request, ServiceCallback done) {
                                                      std::move(done)](Result<Committed> outcome) {
     if (!outcome) return done(refusalToJSON(outcome.error()));
     const Committed& landed = *outcome;
-    EditSummary summary{landed.edit.uri,           target.path,
-                        target.backendName(),      landed.edit.version_before,
-                        landed.edit.version_after, &landed.planned.plan};
+    EditSummary summary;
+    summary.uri = landed.edit.uri;
+    summary.path = target.path;
+    summary.backend = target.backendName();
+    summary.version_before = landed.edit.version_before;
+    summary.version_after = landed.edit.version_after;
+    summary.plan = &landed.planned.plan;
     summary.anchors = freshAnchors(landed, shared->caller.session);
     summary.diff = documentDiff(landed.planned.before, landed.planned.after, displayName(target));
     summary.attempts = landed.attempts;

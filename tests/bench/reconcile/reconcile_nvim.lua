@@ -150,7 +150,7 @@ local function latency()
   end
 
   local buffer_ms, confirmed_ms, write_ms, failures = {}, {}, {}, {}
-  local request_ms = {}
+  local request_ms, wall = {}, {}
   local pid = sidecar_pid(bufnr)
   local cpu0
   for k = 1, warmup + writes do
@@ -185,6 +185,8 @@ local function latency()
       table.insert(confirmed_ms, (pending.confirmed - pending.t0) / 1e6)
       table.insert(write_ms, (t0 - w0) / 1e6)
       table.insert(request_ms, pending.request and (pending.request - pending.t0) / 1e6 or nil)
+      local sec, usec = uv.gettimeofday()
+      table.insert(wall, string.format('%s.%03d', os.date('!%H:%M:%S', sec), math.floor(usec / 1000)))
     end
     pending = nil
     vim.wait(gap_ms)
@@ -202,7 +204,7 @@ local function latency()
   local mirrored = snap ~= nil and snap.sha256 == vim.fn.sha256(text)
   emit({
     mode = 'latency', lines = n, gapMs = gap_ms, writer = writer, writes = #confirmed_ms, bytes = #text, bufferMs = buffer_ms,
-    confirmedMs = confirmed_ms, requestMs = request_ms, writeMs = write_ms, failures = failures,
+    confirmedMs = confirmed_ms, requestMs = request_ms, wallAtCheck = wall, writeMs = write_ms, failures = failures,
     verified = whole and mirrored and #failures == 0, modified = vim.bo[bufnr].modified,
     notifications = #notes, sidecarCpuMsPerWrite = cpu_per_write_ms,
   })

@@ -109,10 +109,12 @@ TEST(JournalRollback, PatchRefusedAfterDiskFilesJournalsTheirWritesAndRollbacks)
     EXPECT_EQ(op["name"], names[i]) << op.dump();
     EXPECT_EQ(op["kind"], kinds[i]) << op.dump();
     EXPECT_EQ(op["method"], i < 3 ? "patch" : "rollback") << op.dump();
-    if (i < 3) EXPECT_FALSE(op["inEffect"].get<bool>()) << "rolled back: " << op.dump();
-    if (i >= 3)
+    if (i < 3) {
+      EXPECT_FALSE(op["inEffect"].get<bool>()) << "rolled back: " << op.dump();
+    } else {
       EXPECT_EQ(op["reverts"], json::array({std::to_string(log["ops"][5 - i]["op"].get<int>())}))
           << op.dump();
+    }
   }
 }
 
