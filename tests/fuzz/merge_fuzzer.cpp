@@ -13,6 +13,7 @@
 #include "engine/diff/line_diff.h"
 #include "engine/merge/three_way.h"
 #include "engine/text/flat_lines.h"
+#include "tests/engine/text/rope_pieces.h"
 #include "tests/fuzz/fuzz_target.h"
 
 #include <string>
@@ -27,13 +28,6 @@ std::string applyEdits(std::string text, const std::vector<hashline::ByteEdit>& 
   for (auto it = edits.rbegin(); it != edits.rend(); ++it)
     text.replace(it->begin, it->end - it->begin, it->text);
   return text;
-}
-
-Rope ropeOfLeaves(std::string_view text, std::size_t leaf) {
-  Rope rope;
-  for (std::size_t at = 0; at < text.size(); at += leaf)
-    rope.replace(rope.byteSize(), rope.byteSize(), text.substr(at, leaf));
-  return rope;
 }
 
 void checkFlatLines(std::string_view text, std::size_t block) {
@@ -103,7 +97,8 @@ HASHLINE_FUZZ_TARGET(merge) {
   checkFlatLines(theirs, block);
 
   const MergeResult flat = hashline::merge::mergeThreeWay(base, ours, theirs);
-  const MergeResult roped = hashline::merge::mergeThreeWay(base, ropeOfLeaves(ours, leaf), theirs);
+  const MergeResult roped = hashline::merge::mergeThreeWay(
+      base, hashline::testing_model::ropeOfPieces(ours, leaf), theirs);
   FUZZ_CHECK(sameMerge(flat, roped), "the Rope overload merges differently");
   std::size_t end = 0;
   for (const hashline::ByteEdit& edit : flat.edits) {

@@ -3,6 +3,7 @@
 // leaves of every size (so terminators, CRLF pairs and lines cross leaf boundaries).
 #include "engine/diff/line_diff.h"
 #include "engine/diff/rope_lines.h"
+#include "tests/engine/text/rope_pieces.h"
 
 #include <gtest/gtest.h>
 #include <random>
@@ -12,16 +13,9 @@
 namespace hashline {
 namespace {
 
-Rope ropeOfLeaves(const std::string& text, std::size_t leaf) {
-  Rope rope;
-  for (std::size_t at = 0; at < text.size(); at += leaf)
-    rope.replace(rope.byteSize(), rope.byteSize(), std::string_view(text).substr(at, leaf));
-  return rope;
-}
-
 void expectSameLines(const std::string& text, std::size_t leaf) {
   const std::vector<std::string_view> expected = splitLinesKeepingEnds(std::string_view(text));
-  const Rope rope = ropeOfLeaves(text, leaf);
+  const Rope rope = testing_model::ropeOfPieces(text, leaf);
   const RopeLines got = splitLinesKeepingEnds(rope);
   ASSERT_EQ(got.lines.size(), expected.size()) << "leaf " << leaf << ": " << text;
   for (std::size_t i = 0; i < expected.size(); ++i)

@@ -4,6 +4,7 @@
 // change nothing, and it hands the differ only the differing middle of a large buffer.
 #include "engine/diff/line_diff.h"
 #include "engine/merge/three_way.h"
+#include "tests/engine/text/rope_pieces.h"
 
 #include <gtest/gtest.h>
 #include <random>
@@ -22,15 +23,19 @@ std::string applyEdits(const Rope& ours, const MergeResult& result) {
 void expectSameMerge(const std::string& base, const std::string& ours, const std::string& theirs) {
   const MergeResult as_string =
       mergeThreeWay(std::string_view(base), std::string_view(ours), std::string_view(theirs));
-  Rope rope;
   // A rope of many leaves, so the comparison crosses chunk boundaries.
-  for (std::size_t at = 0; at < ours.size(); at += 7)
-    rope.replace(rope.byteSize(), rope.byteSize(), std::string_view(ours).substr(at, 7));
+  const Rope rope = testing_model::ropeOfPieces(ours, 7);
   const MergeResult trimmed = mergeThreeWay(base, rope, theirs); // the Rope overload
   SCOPED_TRACE("base=" + base + "|ours=" + ours + "|theirs=" + theirs);
-  if (!trimmed.differs) EXPECT_EQ(ours, theirs);
-  if (trimmed.conflicts.empty() && ours == base) EXPECT_EQ(applyEdits(rope, trimmed), theirs);
-  if (trimmed.conflicts.empty() && theirs == base) EXPECT_TRUE(trimmed.edits.empty());
+  if (!trimmed.differs) {
+    EXPECT_EQ(ours, theirs);
+  }
+  if (trimmed.conflicts.empty() && ours == base) {
+    EXPECT_EQ(applyEdits(rope, trimmed), theirs);
+  }
+  if (trimmed.conflicts.empty() && theirs == base) {
+    EXPECT_TRUE(trimmed.edits.empty());
+  }
   EXPECT_EQ(trimmed.differs, as_string.differs);
   EXPECT_EQ(trimmed.edits, as_string.edits);
   ASSERT_EQ(trimmed.taken.size(), as_string.taken.size());

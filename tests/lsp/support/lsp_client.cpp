@@ -244,26 +244,30 @@ json LspClient::waitNotification(const std::string& method) {
   return found;
 }
 
-std::vector<json> LspClient::takeNotifications(const std::string& method) {
-  std::lock_guard lock(mutex_);
-  std::vector<json> out;
-  std::deque<json> rest;
-  for (auto& message : notifications_)
+namespace {
+
+/// Moves the messages of `method` out of `queue`, in order.
+std::vector<nlohmann::json> takeByMethod(std::deque<nlohmann::json>& queue,
+                                         const std::string& method) {
+  std::vector<nlohmann::json> out;
+  std::deque<nlohmann::json> rest;
+  for (auto& message : queue)
     (message["method"] == method ? out.emplace_back(std::move(message))
                                  : rest.emplace_back(std::move(message)));
-  notifications_ = std::move(rest);
+  queue = std::move(rest);
   return out;
+}
+
+} // namespace
+
+std::vector<json> LspClient::takeNotifications(const std::string& method) {
+  std::lock_guard lock(mutex_);
+  return takeByMethod(notifications_, method);
 }
 
 std::vector<json> LspClient::takeServerRequests(const std::string& method) {
   std::lock_guard lock(mutex_);
-  std::vector<json> out;
-  std::deque<json> rest;
-  for (auto& message : server_requests_)
-    (message["method"] == method ? out.emplace_back(std::move(message))
-                                 : rest.emplace_back(std::move(message)));
-  server_requests_ = std::move(rest);
-  return out;
+  return takeByMethod(server_requests_, method);
 }
 
 json LspClient::waitServerRequest(const std::string& method) {
