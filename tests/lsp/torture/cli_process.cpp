@@ -1,12 +1,15 @@
 // Spawning, waiting for and killing the real `hashline` binary; see cli_process.h.
 #include "tests/lsp/torture/cli_process.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
+#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -99,6 +102,47 @@ CliOutcome runCliKilledAfter(const std::vector<std::string>& args, const std::st
   Child child = start(args, cwd);
   std::this_thread::sleep_for(delay);
   if (child.pid > 0) ::kill(child.pid, SIGKILL);
+  return finish(child, true);
+}
+
+CliOutcome runCliKilledAfterChange(const std::vector<std::string>& args, const std::string& cwd,
+                                   const std::string& watched_dir,
+                                   const std::vector<std::string>& names,
+                                   std::chrono::microseconds delay) {
+  // Watching starts before the child does, so its first write cannot be missed.
+  int watch_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (watch_fd < 0 || ::inotify_add_watch(watch_fd, watched_dir.c_str(),
+                                          IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM |
+                                              IN_DELETE) < 0) {
+    if (watch_fd >= 0) ::close(watch_fd);
+    CliOutcome failed;
+    failed.err = "inotify on " + watched_dir + " failed";
+    return failed;
+  }
+  Child child = start(args, cwd);
+  bool changed = false;
+  while (child.pid > 0 && !changed) {
+    pollfd ready{watch_fd, POLLIN, 0};
+    ::poll(&ready, 1, 5);
+    alignas(inotify_event) char events[8192];
+    for (ssize_t got; (got = ::read(watch_fd, events, sizeof events)) > 0;) {
+      for (char* at = events; at < events + got;) {
+        const auto* event = reinterpret_cast<const inotify_event*>(at);
+        if (event->len > 0 && std::find(names.begin(), names.end(), event->name) != names.end())
+          changed = true;
+        at += sizeof(inotify_event) + event->len;
+      }
+    }
+    siginfo_t info{};
+    if (!changed &&
+        ::waitid(P_PID, static_cast<id_t>(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == child.pid)
+      break; // ended without touching a watched file
+  }
+  ::close(watch_fd);
+  if (!changed) return finish(child, false);
+  std::this_thread::sleep_for(delay);
+  ::kill(child.pid, SIGKILL);
   return finish(child, true);
 }
 

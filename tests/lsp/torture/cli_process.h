@@ -1,6 +1,7 @@
 // Runs the real `hashline` binary for the CLI torture tests: to completion (stdout and stderr
 // captured through unlinked temp files, so no pipe can deadlock), or killed with SIGKILL after
-// a chosen delay. The child inherits this process's environment.
+// a chosen delay — counted from its start, or from the first change it makes to a watched file
+// (seen through inotify). The child inherits this process's environment.
 // Threading: test thread only.
 #pragma once
 
@@ -24,5 +25,14 @@ CliOutcome runCli(const std::vector<std::string>& args, const std::string& cwd);
 /// already: then `killed` is false and the exit code is kept).
 CliOutcome runCliKilledAfter(const std::vector<std::string>& args, const std::string& cwd,
                              std::chrono::microseconds delay);
+
+/// `hashline ARGS...` in `cwd`, sent SIGKILL `delay` after inotify reports its first change to
+/// one of `names` in `watched_dir` (written, created, moved in or out, deleted). A run that ends
+/// without touching them is waited for (`killed` false). Kills that land after a write whatever
+/// the machine's speed, where a kill timed from the start may land before every write.
+CliOutcome runCliKilledAfterChange(const std::vector<std::string>& args, const std::string& cwd,
+                                   const std::string& watched_dir,
+                                   const std::vector<std::string>& names,
+                                   std::chrono::microseconds delay);
 
 } // namespace hashline::test
