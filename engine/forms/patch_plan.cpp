@@ -298,10 +298,10 @@ Result<PatchPlan> planPatch(std::string_view patch_text, const PatchFileReader& 
   return planPatch(*patch, read);
 }
 
-Result<PatchPlan> planPatch(const Patch& patch, const PatchFileReader& read) {
-  if (patch.hunks.empty())
-    return Error::make(ErrorCode::PatchInvalid,
-                       "no files were modified: the patch has no Add/Delete/Update hunk");
+namespace {
+
+// No two hunks may target one path (as source or destination of a move).
+Status checkTargetsDistinct(const Patch& patch) {
   std::set<std::string> targets;
   for (const PatchHunk& hunk : patch.hunks) {
     for (const std::string* path : {&hunk.path, hunk.move_to ? &*hunk.move_to : nullptr}) {
@@ -315,7 +315,11 @@ Result<PatchPlan> planPatch(const Patch& patch, const PatchFileReader& read) {
       }
     }
   }
+  return Status::success();
+}
 
+// The text each hunk adds must be writable text (no pasted row prefixes, NULs and the like).
+Status checkAddedText(const Patch& patch) {
   for (const PatchHunk& hunk : patch.hunks) {
     std::string added = hunk.add_content;
     for (const PatchChunk& chunk : hunk.chunks)
@@ -328,61 +332,94 @@ Result<PatchPlan> planPatch(const Patch& patch, const PatchFileReader& read) {
       return error;
     }
   }
+  return Status::success();
+}
+
+PatchFilePlan planAdd(const PatchHunk& hunk, std::optional<FileSnapshot> current) {
+  PatchFilePlan file;
+  file.path = hunk.path;
+  file.kind = PatchFileKind::Add;
+  file.new_text = Rope(hunk.add_content);
+  if (current) {
+    file.base = std::move(*current);
+    file.plan.base_version = file.base->version;
+    file.plan.edits.push_back(ByteEdit{0, file.base->text.byteSize(), hunk.add_content});
+    file.plan.warnings.push_back(hunk.path + " exists and is overwritten");
+  }
+  return file;
+}
+
+Result<PatchFilePlan> planDelete(const PatchHunk& hunk, std::optional<FileSnapshot> current) {
+  if (!current) return fileNotFound(hunk.path, "delete");
+  PatchFilePlan file;
+  file.path = hunk.path;
+  file.kind = PatchFileKind::Delete;
+  file.base = std::move(*current);
+  file.plan.base_version = file.base->version;
+  return file;
+}
+
+// An update's chunks located in the file and turned into one plan; a move also reads (only to
+// warn about) its destination.
+Result<PatchFilePlan> planUpdate(const PatchHunk& hunk, std::optional<FileSnapshot> current,
+                                 const PatchFileReader& read) {
+  if (!current) return fileNotFound(hunk.path, "update");
+  PatchFilePlan file;
+  file.path = hunk.path;
+  file.kind = hunk.move_to ? PatchFileKind::Move : PatchFileKind::Update;
+  file.base = std::move(*current);
+  LineTable table(file.base->text.toString());
+  Result<std::vector<Replacement>> replacements = UpdatePlanner(hunk, table).run();
+  if (!replacements) return std::move(replacements).error();
+  BuildOptions options;
+  options.edit_count = hunk.chunks.size();
+  options.allow_no_change = true;
+  Result<EditPlan> plan = buildPlan(table, file.base->version, std::move(*replacements), options);
+  if (!plan) return withPath(std::move(plan).error(), hunk.path);
+  file.plan = std::move(*plan);
+  if (file.plan.edits.empty() && !hunk.move_to)
+    file.plan.warnings.push_back(hunk.path + ": the update changes nothing");
+  file.new_text = applyPlan(file.base->text, file.plan);
+  if (hunk.move_to) {
+    file.new_path = *hunk.move_to;
+    Result<std::optional<FileSnapshot>> destination = readFile(read, *hunk.move_to);
+    if (!destination) return std::move(destination).error();
+    if (*destination) {
+      file.overwrites_destination = true;
+      file.plan.warnings.push_back(*hunk.move_to + " exists and is overwritten by the move");
+    }
+  }
+  return file;
+}
+
+Result<PatchFilePlan> planFile(const PatchHunk& hunk, const PatchFileReader& read) {
+  Result<std::optional<FileSnapshot>> current = readFile(read, hunk.path);
+  if (!current) return std::move(current).error();
+  switch (hunk.kind) {
+  case PatchHunk::Add:
+    return planAdd(hunk, std::move(*current));
+  case PatchHunk::Delete:
+    return planDelete(hunk, std::move(*current));
+  case PatchHunk::Update:
+    break;
+  }
+  return planUpdate(hunk, std::move(*current), read);
+}
+
+} // namespace
+
+Result<PatchPlan> planPatch(const Patch& patch, const PatchFileReader& read) {
+  if (patch.hunks.empty())
+    return Error::make(ErrorCode::PatchInvalid,
+                       "no files were modified: the patch has no Add/Delete/Update hunk");
+  if (Status distinct = checkTargetsDistinct(patch); !distinct) return std::move(distinct).error();
+  if (Status added = checkAddedText(patch); !added) return std::move(added).error();
 
   PatchPlan result;
   for (const PatchHunk& hunk : patch.hunks) {
-    PatchFilePlan file;
-    file.path = hunk.path;
-    Result<std::optional<FileSnapshot>> current = readFile(read, hunk.path);
-    if (!current) return std::move(current).error();
-    switch (hunk.kind) {
-    case PatchHunk::Add: {
-      file.kind = PatchFileKind::Add;
-      file.new_text = Rope(hunk.add_content);
-      if (*current) {
-        file.base = std::move(**current);
-        file.plan.base_version = file.base->version;
-        file.plan.edits.push_back(ByteEdit{0, file.base->text.byteSize(), hunk.add_content});
-        file.plan.warnings.push_back(hunk.path + " exists and is overwritten");
-      }
-      break;
-    }
-    case PatchHunk::Delete:
-      if (!*current) return fileNotFound(hunk.path, "delete");
-      file.kind = PatchFileKind::Delete;
-      file.base = std::move(**current);
-      file.plan.base_version = file.base->version;
-      break;
-    case PatchHunk::Update: {
-      if (!*current) return fileNotFound(hunk.path, "update");
-      file.kind = hunk.move_to ? PatchFileKind::Move : PatchFileKind::Update;
-      file.base = std::move(**current);
-      LineTable table(file.base->text.toString());
-      Result<std::vector<Replacement>> replacements = UpdatePlanner(hunk, table).run();
-      if (!replacements) return std::move(replacements).error();
-      BuildOptions options;
-      options.edit_count = hunk.chunks.size();
-      options.allow_no_change = true;
-      Result<EditPlan> plan =
-          buildPlan(table, file.base->version, std::move(*replacements), options);
-      if (!plan) return withPath(std::move(plan).error(), hunk.path);
-      file.plan = std::move(*plan);
-      if (file.plan.edits.empty() && !hunk.move_to)
-        file.plan.warnings.push_back(hunk.path + ": the update changes nothing");
-      file.new_text = applyPlan(file.base->text, file.plan);
-      if (hunk.move_to) {
-        file.new_path = *hunk.move_to;
-        Result<std::optional<FileSnapshot>> destination = readFile(read, *hunk.move_to);
-        if (!destination) return std::move(destination).error();
-        if (*destination) {
-          file.overwrites_destination = true;
-          file.plan.warnings.push_back(*hunk.move_to + " exists and is overwritten by the move");
-        }
-      }
-      break;
-    }
-    }
-    result.files.push_back(std::move(file));
+    Result<PatchFilePlan> file = planFile(hunk, read);
+    if (!file) return std::move(file).error();
+    result.files.push_back(std::move(*file));
   }
   return result;
 }
