@@ -105,10 +105,10 @@ CliOutcome runCliKilledAfter(const std::vector<std::string>& args, const std::st
   return finish(child, true);
 }
 
-CliOutcome runCliKilledAfterChange(const std::vector<std::string>& args, const std::string& cwd,
-                                   const std::string& watched_dir,
-                                   const std::vector<std::string>& names,
-                                   std::chrono::microseconds delay) {
+CliOutcome runCliWatchingWrites(const std::vector<std::string>& args, const std::string& cwd,
+                                const std::string& watched_dir,
+                                const std::vector<std::string>& names,
+                                std::optional<std::chrono::microseconds> kill_delay) {
   // Watching starts before the child does, so its first write cannot be missed.
   int watch_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (watch_fd < 0 || ::inotify_add_watch(watch_fd, watched_dir.c_str(),
@@ -119,31 +119,38 @@ CliOutcome runCliKilledAfterChange(const std::vector<std::string>& args, const s
     failed.err = "inotify on " + watched_dir + " failed";
     return failed;
   }
+  const auto started = std::chrono::steady_clock::now();
   Child child = start(args, cwd);
-  bool changed = false;
-  while (child.pid > 0 && !changed) {
+  std::optional<std::chrono::microseconds> first_write;
+  while (child.pid > 0 && !first_write) {
     pollfd ready{watch_fd, POLLIN, 0};
     ::poll(&ready, 1, 5);
     alignas(inotify_event) char events[8192];
     for (ssize_t got; (got = ::read(watch_fd, events, sizeof events)) > 0;) {
       for (char* at = events; at < events + got;) {
         const auto* event = reinterpret_cast<const inotify_event*>(at);
-        if (event->len > 0 && std::find(names.begin(), names.end(), event->name) != names.end())
-          changed = true;
+        if (!first_write && event->len > 0 &&
+            std::find(names.begin(), names.end(), event->name) != names.end())
+          first_write = std::chrono::duration_cast<std::chrono::microseconds>(
+              std::chrono::steady_clock::now() - started);
         at += sizeof(inotify_event) + event->len;
       }
     }
     siginfo_t info{};
-    if (!changed &&
+    if (!first_write &&
         ::waitid(P_PID, static_cast<id_t>(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
         info.si_pid == child.pid)
       break; // ended without touching a watched file
   }
   ::close(watch_fd);
-  if (!changed) return finish(child, false);
-  std::this_thread::sleep_for(delay);
-  ::kill(child.pid, SIGKILL);
-  return finish(child, true);
+  const bool kill = first_write && kill_delay;
+  if (kill) {
+    std::this_thread::sleep_for(*kill_delay);
+    ::kill(child.pid, SIGKILL);
+  }
+  CliOutcome outcome = finish(child, kill);
+  outcome.first_write = first_write;
+  return outcome;
 }
 
 } // namespace hashline::test

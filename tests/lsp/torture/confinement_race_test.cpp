@@ -111,10 +111,11 @@ protected:
 
   // Puts the real directory back at `ws/d` (the swapper may have stopped either way round).
   void settle() {
-    if (fs::is_symlink(root_ / "ws" / "d"))
+    if (fs::is_symlink(root_ / "ws" / "d")) {
       ASSERT_EQ(::renameat2(AT_FDCWD, (root_ / "ws" / "d").c_str(), AT_FDCWD,
                             (root_ / "ws" / "dswap").c_str(), RENAME_EXCHANGE),
                 0);
+    }
   }
 
   void expectOutsideUntouched(const std::string& when) {
@@ -138,7 +139,9 @@ public:
   bool step(const std::string& method, json params, bool is_write = true) {
     json result = call(service_, method, std::move(params));
     bool ok = result.value("status", "") == "applied" || (!is_write && result.contains("lines"));
-    if (control_) EXPECT_TRUE(ok) << method << ": " << result.dump();
+    if (control_) {
+      EXPECT_TRUE(ok) << method << ": " << result.dump();
+    }
     if (ok && is_write) ++applied_;
     return ok;
   }
