@@ -49,41 +49,42 @@ std::variant<TargetPlan, std::string> planFor(const std::string& agent, Scope sc
   OrderedJson args = OrderedJson::array({"mcp"});
   TargetPlan plan;
   if (agent == "claude") {
-    plan.files.push_back({project ? project_dir + "/.mcp.json" : home + "/.claude.json",
-                          false,
-                          {{{"mcpServers", "hashline"},
-                            OrderedJson{{"type", "stdio"}, {"command", binary}, {"args", args}}}}});
+    plan.files.push_back(TargetFile{
+        .path = project ? project_dir + "/.mcp.json" : home + "/.claude.json",
+        .json_changes = {{{"mcpServers", "hashline"},
+                          OrderedJson{{"type", "stdio"}, {"command", binary}, {"args", args}}}}});
     if (prefer_hashline)
       plan.files.push_back(
-          {(project ? project_dir : home) + "/.claude/settings.json",
-           false,
-           {{{"permissions", "deny"}, OrderedJson::array({"Edit", "Write", "MultiEdit"}), true}}});
+          TargetFile{.path = (project ? project_dir : home) + "/.claude/settings.json",
+                     .json_changes = {{{"permissions", "deny"},
+                                       OrderedJson::array({"Edit", "Write", "MultiEdit"}),
+                                       true}}});
   } else if (agent == "codex") {
     if (project)
       return std::string("codex reads MCP servers only from ~/.codex/config.toml: use --user");
-    TargetFile file{codexConfig(home), true, {}, "mcp_servers.hashline", {}};
-    file.toml_text =
-        "[mcp_servers.hashline]\ncommand = " + tomlString(binary) + "\nargs = [\"mcp\"]\n";
-    plan.files.push_back(file);
+    plan.files.push_back(TargetFile{.path = codexConfig(home),
+                                    .toml = true,
+                                    .toml_table = "mcp_servers.hashline",
+                                    .toml_text = "[mcp_servers.hashline]\ncommand = " +
+                                                 tomlString(binary) + "\nargs = [\"mcp\"]\n"});
     if (prefer_hashline)
       plan.notes.push_back("codex has no setting that disables its apply_patch tool; add to your "
                            "AGENTS.md: \"Edit files with the hashline MCP tools (hashline_read, "
                            "then hashline_edit / hashline_patch), not apply_patch.\"");
   } else if (agent == "gemini") {
     std::string path = (project ? project_dir : home) + "/.gemini/settings.json";
-    TargetFile file{
-        path,
-        false,
-        {{{"mcpServers", "hashline"}, OrderedJson{{"command", binary}, {"args", args}}}}};
+    TargetFile file{.path = path,
+                    .json_changes = {{{"mcpServers", "hashline"},
+                                      OrderedJson{{"command", binary}, {"args", args}}}}};
     if (prefer_hashline)
       file.json_changes.push_back(
           {{"tools", "exclude"}, OrderedJson::array({"replace", "write_file"}), true});
     plan.files.push_back(file);
   } else if (agent == "vscode-copilot") {
-    plan.files.push_back({project ? project_dir + "/.vscode/mcp.json" : vscodeUserMcp(home),
-                          false,
-                          {{{"servers", "hashline"},
-                            OrderedJson{{"type", "stdio"}, {"command", binary}, {"args", args}}}}});
+    plan.files.push_back(TargetFile{
+        .path = project ? project_dir + "/.vscode/mcp.json" : vscodeUserMcp(home),
+        .json_changes = {{{"servers", "hashline"},
+                          OrderedJson{{"type", "stdio"}, {"command", binary}, {"args", args}}}}});
     if (prefer_hashline)
       plan.notes.push_back("VS Code has no setting that disables Copilot's own edit tools; pick "
                            "the hashline tools in the chat's tool picker instead.");

@@ -25,9 +25,9 @@ enum class Scope { Project, User };
 struct TargetFile {
   std::string path;
   bool toml = false;
-  std::vector<JsonChange> json_changes; // JSON files
-  std::string toml_table;               // TOML: the table name ...
-  std::string toml_text;                // ... and its text
+  std::vector<JsonChange> json_changes{}; // JSON files
+  std::string toml_table{};               // TOML: the table name ...
+  std::string toml_text{};                // ... and its text
 };
 
 struct TargetPlan {

@@ -24,7 +24,9 @@ void expectWellFormed(std::string_view before, const std::vector<ByteEdit>& edit
     EXPECT_LE(edits[i].begin, edits[i].end);
     EXPECT_TRUE(isBoundary(before, edits[i].begin)) << edits[i].begin;
     EXPECT_TRUE(isBoundary(before, edits[i].end)) << edits[i].end;
-    if (i > 0) EXPECT_LE(edits[i - 1].end, edits[i].begin);
+    if (i > 0) {
+      EXPECT_LE(edits[i - 1].end, edits[i].begin);
+    }
   }
 }
 

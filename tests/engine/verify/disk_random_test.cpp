@@ -15,17 +15,6 @@
 namespace hashline::test {
 namespace {
 
-std::vector<std::string> splitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\n', start);
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
 std::string join(const std::vector<std::string>& lines) {
   std::string text;
   for (const auto& line : lines)

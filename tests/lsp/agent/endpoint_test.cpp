@@ -27,7 +27,9 @@ protected:
     socket_ = json::parse(in)["socket"];
   }
   void TearDown() override {
-    if (client_) EXPECT_EQ(client_->shutdownAndExit(), 0);
+    if (client_) {
+      EXPECT_EQ(client_->shutdownAndExit(), 0);
+    }
   }
 
   AgentSandbox sandbox_;

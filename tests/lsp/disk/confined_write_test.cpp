@@ -128,7 +128,7 @@ TEST_F(ConfinedWriteTest, AFileSwappedForASymlinkIsNeitherReadNorWrittenThrough)
 TEST_F(ConfinedWriteTest, SymlinksThatPointInsideStillWork) {
   ASSERT_EQ(::symlink("d", (dir / "ws/alias").c_str()), 0);
   ASSERT_EQ(::symlink("d/f.txt", (dir / "ws/file-alias.txt").c_str()), 0);
-  for (const std::string& path : {"alias/f.txt", "file-alias.txt"}) {
+  for (std::string path : {"alias/f.txt", "file-alias.txt"}) {
     ResolvedPath where = resolve(path);
     EXPECT_EQ(where.real_path, dir / "ws/d/f.txt");
     auto read = readTextFile(where);

@@ -182,8 +182,9 @@ TEST_F(JournalMoveTest, RewindOfAMoveOntoAnExistingFileRestoresBoth) {
   EXPECT_EQ(file("a.txt"), original);
   EXPECT_EQ(file("b.txt"), "old b\n");
   for (const json& op : ops())
-    if (op["method"] == "patch" || op["method"] == "replace")
+    if (op["method"] == "patch" || op["method"] == "replace") {
       EXPECT_FALSE(op["inEffect"].get<bool>()) << op.dump();
+    }
 }
 
 TEST_F(JournalMoveTest, UndoingTheMoveAloneLeavesTheReplacedFileGoneUntilItsDeleteIsUndone) {

@@ -20,7 +20,7 @@ const json kAnnotationClient = {
 
 struct ConfirmSetup {
   json capabilities = kAnnotationClient;
-  json init_options; // null: none
+  json init_options{}; // null: none
   const char* confirm_env = nullptr;
   int apply_ms = 2000;
   int confirm_apply_ms = 20000;
@@ -140,7 +140,7 @@ TEST_F(ConfirmEditsTest, RequestConfirmAnnotatesEveryEdit) {
 }
 
 TEST_F(ConfirmEditsTest, ClientWithoutAnnotationSupportGetsPlainEdits) {
-  startWith({json::object()});
+  startWith(ConfirmSetup{.capabilities = json::object()});
   openRead("a.txt", "alpha\nbeta\ngamma\n");
   std::int64_t id = replaceBeta({{"confirm", true}});
   json request = nextApplyEdit();
