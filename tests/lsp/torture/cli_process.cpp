@@ -1,15 +1,16 @@
 // Spawning, waiting for and killing the real `hashline` binary; see cli_process.h.
 #include "tests/lsp/torture/cli_process.h"
 
+#include "lsp/reconcile/file_watcher.h"
+
 #include <algorithm>
+#include <boost/asio/io_context.hpp>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
-#include <poll.h>
 #include <spawn.h>
-#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -109,40 +110,34 @@ CliOutcome runCliWatchingWrites(const std::vector<std::string>& args, const std:
                                 const std::string& watched_dir,
                                 const std::vector<std::string>& names,
                                 std::optional<std::chrono::microseconds> kill_delay) {
-  // Watching starts before the child does, so its first write cannot be missed.
-  int watch_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (watch_fd < 0 || ::inotify_add_watch(watch_fd, watched_dir.c_str(),
-                                          IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM |
-                                              IN_DELETE) < 0) {
-    if (watch_fd >= 0) ::close(watch_fd);
+  // The product's own watcher (lsp/reconcile), started before the child, so its first write
+  // cannot be missed.
+  boost::asio::io_context io;
+  const auto started = std::chrono::steady_clock::now();
+  std::optional<std::chrono::microseconds> first_write;
+  lsp::FileWatcher watcher(io, [&](const std::string&, const std::string& name, std::uint32_t) {
+    if (first_write || std::find(names.begin(), names.end(), name) == names.end()) return;
+    first_write = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - started);
+    io.stop(); // the kill's delay counts from here, not from the end of the slice below
+  });
+  if (!watcher.watch(watched_dir)) {
     CliOutcome failed;
-    failed.err = "inotify on " + watched_dir + " failed";
+    failed.err = "cannot watch " + watched_dir + " through inotify";
     return failed;
   }
-  const auto started = std::chrono::steady_clock::now();
   Child child = start(args, cwd);
-  std::optional<std::chrono::microseconds> first_write;
   while (child.pid > 0 && !first_write) {
-    pollfd ready{watch_fd, POLLIN, 0};
-    ::poll(&ready, 1, 5);
-    alignas(inotify_event) char events[8192];
-    for (ssize_t got; (got = ::read(watch_fd, events, sizeof events)) > 0;) {
-      for (char* at = events; at < events + got;) {
-        const auto* event = reinterpret_cast<const inotify_event*>(at);
-        if (!first_write && event->len > 0 &&
-            std::find(names.begin(), names.end(), event->name) != names.end())
-          first_write = std::chrono::duration_cast<std::chrono::microseconds>(
-              std::chrono::steady_clock::now() - started);
-        at += sizeof(inotify_event) + event->len;
-      }
-    }
+    io.run_for(std::chrono::milliseconds(5));
     siginfo_t info{};
     if (!first_write &&
         ::waitid(P_PID, static_cast<id_t>(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        info.si_pid == child.pid)
-      break; // ended without touching a watched file
+        info.si_pid == child.pid) {
+      // It ended: every event of its writes is queued by now; take them, then stop.
+      io.poll();
+      break;
+    }
   }
-  ::close(watch_fd);
   const bool kill = first_write && kill_delay;
   if (kill) {
     std::this_thread::sleep_for(*kill_delay);
