@@ -51,6 +51,11 @@ bool fromJSON(const json& value, DidCloseTextDocumentParams& out, JsonPath path)
   return r && r.map("textDocument", out.textDocument);
 }
 
+bool fromJSON(const json& value, WillSaveTextDocumentParams& out, JsonPath path) {
+  ObjectReader r(value, path);
+  return r && r.map("textDocument", out.textDocument) && r.map("reason", out.reason);
+}
+
 bool fromJSON(const json& value, DidSaveTextDocumentParams& out, JsonPath path) {
   ObjectReader r(value, path);
   return r && r.map("textDocument", out.textDocument) && r.mapOptional("text", out.text);

@@ -1,4 +1,5 @@
-// Text synchronisation messages: didOpen, didChange, didClose, didSave (LSP 3.17 §text sync).
+// Text synchronisation messages: didOpen, didChange, didClose, willSave, didSave (LSP 3.17 §text
+// sync).
 //
 // The server turns these into DocumentStore calls; ranges stay in the negotiated encoding.
 #pragma once
@@ -41,6 +42,13 @@ struct DidCloseTextDocumentParams {
   TextDocumentIdentifier textDocument;
 };
 
+/// willSave: the editor is about to write the document (reason 1 manual, 2 after a delay, 3 focus
+/// out). The reconciler takes the next write as the editor's own, whatever the mirror shows yet.
+struct WillSaveTextDocumentParams {
+  TextDocumentIdentifier textDocument;
+  std::uint32_t reason = 1;
+};
+
 struct DidSaveTextDocumentParams {
   TextDocumentIdentifier textDocument;
   std::optional<std::string> text;
@@ -53,6 +61,7 @@ bool fromJSON(const nlohmann::json& value, TextDocumentContentChangeEvent& out, 
 bool fromJSON(const nlohmann::json& value, DidOpenTextDocumentParams& out, JsonPath path);
 bool fromJSON(const nlohmann::json& value, DidChangeTextDocumentParams& out, JsonPath path);
 bool fromJSON(const nlohmann::json& value, DidCloseTextDocumentParams& out, JsonPath path);
+bool fromJSON(const nlohmann::json& value, WillSaveTextDocumentParams& out, JsonPath path);
 bool fromJSON(const nlohmann::json& value, DidSaveTextDocumentParams& out, JsonPath path);
 
 /// Parses didOpen params by moving the text out of `value` (which is left without it).

@@ -44,6 +44,9 @@ struct ReconcileOptions {
   /// After a didSave, how long the mirror may lag behind the saved text (debounced didChange:
   /// Neovim's default is 150 ms) before the text is taken as a foreign write after all.
   std::chrono::milliseconds save_settle{750};
+  /// After a willSave, how long a write may still be that save while its didSave has not come
+  /// (a save that failed sends none).
+  std::chrono::milliseconds announced_save_limit{2000};
   /// A buffer without unsaved changes is left this long for the editor to reload it from disk
   /// itself before hashline applies the change (0: the editor does not — Neovim). VS Code reloads
   /// clean buffers on its own: its reload keeps the tab clean (and is journaled as the merge),
@@ -54,8 +57,8 @@ struct ReconcileOptions {
   static constexpr std::chrono::milliseconds kVsCodeReloadWait{1500};
   /// The editor sends a save's didChange before its didSave (VS Code): a buffer version after the
   /// one a didSave reported is not that save's text — it is the editor's reload of a foreign
-  /// write, even right after a save. Neovim 0.7 may send didSave first (its didChange is
-  /// debounced), so there any version of the save's round may be the saved text.
+  /// write, even right after a save. Neovim sends the pending didChange with the didSave, after
+  /// its write (BufWritePost), so there any version of the save's round may be the saved text.
   bool changes_before_save = false;
 
   /// VS Code's behaviour (initialize, for the VS Code extension): the two settings above.

@@ -92,6 +92,9 @@ void Reconciler::onDocumentEvent(const DocumentEvent& event) {
       if (tracked->waiting) arm(*tracked, options_.quiet); // the awaited text may be here
     }
     return;
+  case DocumentEvent::WillSave:
+    if (Tracked* tracked = find(event.key)) tracked->will_save_at = Clock::now();
+    return;
   case DocumentEvent::Saved:
     if (Tracked* tracked = find(event.key)) {
       tracked->saved_at = Clock::now();
@@ -254,11 +257,12 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
   if (held) {
     const bool left_the_base =
         *held > 0 && tracked.base && sameText(tracked.recent[*held - 1].text, *tracked.base);
-    // The save of this round wrote it — unless the editor flushes changes before saving and this
-    // version came after the saved one.
+    // The save announced now, or the save of this round, wrote it — unless the editor flushes
+    // changes before saving and this version came after the saved one.
     const bool saved =
-        tracked.savedThisRound() &&
-        !(options_.changes_before_save && tracked.recent[*held].version > tracked.saved_version);
+        tracked.savingNow(options_.announced_save_limit) ||
+        (tracked.savedThisRound() &&
+         !(options_.changes_before_save && tracked.recent[*held].version > tracked.saved_version));
     if (left_the_base && !saved) {
       if (waitForEditor(tracked, options_.save_wait)) return; // its didSave may be on the way
       journalEditorReload(tracked, *held);
@@ -271,10 +275,14 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
     tracked.recent.erase(tracked.recent.begin(), tracked.recent.end() - 1);
     return;
   }
-  // Text the buffer never showed. After a didSave it is the editor's own save whose didChange
-  // is still debounced (Neovim 0.7 sends didSave without flushing them): wait for it (not for an
-  // editor that sends changes first). While the user types, the didSave itself may be on the
-  // way: wait a little for it.
+  // Text the buffer never showed. During an announced save (willSave, no didSave yet) it is
+  // that save, whose didChange (a formatter's on save, or debounced) is still on the way: wait
+  // for the mirror to show it. After a didSave likewise, in an editor that may send changes after
+  // it (not in one that sends them first). While the user types, the didSave itself may be on
+  // the way: wait a little for it.
+  if (tracked.savingNow(options_.announced_save_limit) &&
+      waitForEditor(tracked, options_.save_settle, true))
+    return;
   if (tracked.savedThisRound() && !options_.changes_before_save &&
       waitForEditor(tracked, options_.save_settle, true))
     return;

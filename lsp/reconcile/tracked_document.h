@@ -46,6 +46,15 @@ struct Reconciler::Tracked {
   bool savedThisRound() const {
     return saved_at && *saved_at + std::chrono::milliseconds(250) > last_event;
   }
+  /// The last willSave: the editor announced a save, whose write (and the didChange of the text
+  /// it wrote, formatted on save or debounced) may come before its didSave.
+  std::optional<ReconcileClock::time_point> will_save_at;
+  /// A save was announced and its didSave has not come yet (nor has `limit` passed: a save that
+  /// failed sends none).
+  bool savingNow(std::chrono::milliseconds limit) const {
+    return will_save_at && !(saved_at && *saved_at >= *will_save_at) &&
+           ReconcileClock::now() - *will_save_at < limit;
+  }
   bool waiting = false; // this round waits for the editor's own save to show (see reconcile)
   boost::asio::steady_timer timer;
   bool writer_open = false;

@@ -141,7 +141,10 @@ void LspServer::handleInitialize(const json& raw, const Reply& reply) {
       {"positionEncoding", std::string(encodingName(encoding))},
       {"workspace", {{"workspaceFolders", {{"supported", true}, {"changeNotifications", true}}}}},
       {"textDocumentSync",
-       {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
+       {{"openClose", true},
+        {"change", 2},
+        {"willSave", true},
+        {"save", {{"includeText", false}}}}},
       {"executeCommandProvider", {{"commands", methods_.commandNames()}}},
       {"experimental", {{"hashline", {{"methods", methods_.requestNames()}}}}},
   };

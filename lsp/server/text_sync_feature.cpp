@@ -1,4 +1,4 @@
-// didOpen/didChange/didClose/didSave → DocumentStore, with desync reporting.
+// didOpen/didChange/didClose/willSave/didSave → DocumentStore, with desync reporting.
 #include "lsp/server/text_sync_feature.h"
 
 #include "lsp/protocol/text_sync.h"
@@ -124,6 +124,11 @@ void registerTextSync(LspServer& server) {
           log::warn("didClose for ", params.textDocument.uri, " which was not open");
         else
           log::info("closed ", params.textDocument.uri);
+      });
+  methods.addNotification<WillSaveTextDocumentParams>(
+      "textDocument/willSave", [&server](WillSaveTextDocumentParams params) {
+        log::debug("saving ", params.textDocument.uri, " (reason ", params.reason, ")");
+        server.documents().willSave(params.textDocument.uri); // the write that follows is its own
       });
   methods.addNotification<DidSaveTextDocumentParams>(
       "textDocument/didSave", [&server](DidSaveTextDocumentParams params) {

@@ -331,7 +331,8 @@ void BufferApplier::checkLateLandings(const DocumentEvent& event) {
 }
 
 void BufferApplier::onDocumentEvent(const DocumentEvent& event) {
-  if (event.kind == DocumentEvent::Saved) return; // the text did not change
+  if (event.kind == DocumentEvent::WillSave || event.kind == DocumentEvent::Saved)
+    return; // the text did not change
   checkLateLandings(event);
   auto it = in_flight_.find(event.key);
   if (it == in_flight_.end()) return;
@@ -343,6 +344,7 @@ void BufferApplier::onDocumentEvent(const DocumentEvent& event) {
                                              "the document was closed in the editor while the "
                                              "edit was being applied"),
                                  flight->uri));
+  case DocumentEvent::WillSave:
   case DocumentEvent::Saved:
     return;
   case DocumentEvent::Opened:

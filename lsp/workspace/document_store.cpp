@@ -105,12 +105,20 @@ bool DocumentStore::close(std::string_view uri) {
   return true;
 }
 
+bool DocumentStore::willSave(std::string_view uri) {
+  return tellSave(uri, DocumentEvent::WillSave);
+}
+
 bool DocumentStore::saved(std::string_view uri) {
+  return tellSave(uri, DocumentEvent::Saved);
+}
+
+bool DocumentStore::tellSave(std::string_view uri, DocumentEvent::Kind kind) {
   std::string key = canonicalUri(uri);
   auto it = documents_.find(key);
   if (it == documents_.end()) return false;
   DocumentEvent event;
-  event.kind = DocumentEvent::Saved;
+  event.kind = kind;
   event.key = std::move(key);
   event.document = &it->second;
   tell(event);

@@ -65,7 +65,7 @@ struct ChangeOutcome {
 
 /// What happened to one document, told to listeners after the store applied it.
 struct DocumentEvent {
-  enum Kind { Opened, Changed, Closed, Saved } kind = Changed;
+  enum Kind { Opened, Changed, Closed, WillSave, Saved } kind = Changed;
   std::string key;                                     // canonical URI
   const OpenDocument* document = nullptr;              // null for Closed
   Rope before;                                         // Changed: the text before this notification
@@ -101,6 +101,9 @@ public:
   bool markLostChange(std::string_view uri, std::string reason);
   /// didClose; false if the URI was not open.
   bool close(std::string_view uri);
+  /// willSave: tells listeners (WillSave) that the editor is about to write the document; false
+  /// if the URI is not open.
+  bool willSave(std::string_view uri);
   /// didSave: tells listeners (Saved) that the editor wrote the document to disk; false if the
   /// URI is not open.
   bool saved(std::string_view uri);
@@ -120,6 +123,8 @@ public:
 
 private:
   void tell(const DocumentEvent& event);
+  /// willSave / didSave: tells listeners `kind` for an open document.
+  bool tellSave(std::string_view uri, DocumentEvent::Kind kind);
   ChangeOutcome applyChange(OpenDocument* open, std::int64_t version,
                             const std::vector<ContentChange>& changes);
 

@@ -417,17 +417,22 @@ TEST_F(Reconcile, OwnSavesWhileTypingAreNeverJournaled) {
   EXPECT_EQ(ops[0]["path"], pathOf("sentinel.txt"));
 }
 
-// Neovim 0.7 sends didSave at once but its didChange only after the debounce (150 ms): the disk
-// then holds text the mirror has not seen yet. That is still the editor's own save.
-TEST_F(Reconcile, SaveAheadOfItsDebouncedChangeIsTheEditors) {
+// An announced save (willSave; the hashline Neovim plugin sends it at BufWritePre) whose text the
+// mirror has not seen when the file is written: a formatter ran on save and its didChange is
+// debounced, or comes after the didSave. That is still the editor's own save, however late the
+// didChange comes within the settle time.
+TEST_F(Reconcile, AnnouncedSaveAheadOfItsChangeIsTheEditors) {
   const std::string original = numbered(10);
   writeFile("h.txt", original);
   openSynced("h.txt", original);
   writeFile("sentinel.txt", "s\n");
   openSynced("sentinel.txt", "s\n");
   EditorModel& buffer = model("h.txt");
-  json change = buffer.replaceBytes(0, 0, "typed ");
-  writeInPlace("h.txt", buffer.text); // :w writes what the buffer shows
+  client_->notify("textDocument/willSave",
+                  {{"textDocument", {{"uri", buffer.uri}}}, {"reason", 1}});
+  json change = buffer.replaceBytes(0, 0, "formatted ");      // the formatter, before the write
+  writeInPlace("h.txt", buffer.text);                         // :w writes what the buffer shows
+  std::this_thread::sleep_for(std::chrono::milliseconds(60)); // a slow BufWritePost
   client_->notify("textDocument/didSave", {{"textDocument", {{"uri", buffer.uri}}}});
   std::this_thread::sleep_for(std::chrono::milliseconds(150)); // the debounce
   buffer.version += 1;
@@ -439,6 +444,34 @@ TEST_F(Reconcile, SaveAheadOfItsDebouncedChangeIsTheEditors) {
   ASSERT_EQ(ops.size(), 1u) << log().dump();
   EXPECT_EQ(ops[0]["path"], pathOf("sentinel.txt"));
   expectMirrorMatches("h.txt");
+}
+
+// A willSave whose save never comes (the write failed): a foreign write after it is still merged,
+// once the mirror has stayed still for the settle time.
+TEST_F(Reconcile, AnnouncedSaveThatNeverCameDoesNotHideAForeignWrite) {
+  const std::string original = numbered(10);
+  writeFile("k.txt", original);
+  openSynced("k.txt", original);
+  client_->notify("textDocument/willSave",
+                  {{"textDocument", {{"uri", uriOf("k.txt")}}}, {"reason", 1}});
+  std::string theirs = original + "appended by the agent\n";
+  writeViaRename("k.txt", theirs);
+  json reconciled = applyNextMerge();
+  EXPECT_EQ(reconciled["kind"], "merged") << reconciled.dump();
+  EXPECT_EQ(model("k.txt").text, theirs);
+  EXPECT_EQ(reconcileOps().size(), 1u);
+}
+
+// willSave is a notification: malformed params are logged and change nothing.
+TEST_F(Reconcile, MalformedWillSaveIsIgnored) {
+  writeFile("m.txt", numbered(3));
+  openSynced("m.txt", numbered(3));
+  client_->notify("textDocument/willSave", {{"textDocument", {{"uri", 7}}}});
+  client_->notify("textDocument/willSave", json::array());
+  writeViaRename("m.txt", numbered(4));
+  json reconciled = applyNextMerge();
+  EXPECT_EQ(reconciled["kind"], "merged") << reconciled.dump();
+  EXPECT_EQ(model("m.txt").text, numbered(4));
 }
 
 // The editor shows a symlink; the agent writes the file it points to (in another directory).

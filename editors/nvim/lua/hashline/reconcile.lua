@@ -4,6 +4,8 @@
 --   * FileChangedShell: for buffers this plugin attached, with reconcile ~= 'off', answers '' (do
 --     nothing; the sidecar merges), and tells the user once when the file was deleted. Other
 --     buffers keep Neovim's usual behaviour (reload when unmodified and 'autoread', else ask).
+--   * BufWritePre: announces the save (textDocument/willSave), so a write whose text the sidecar
+--     has not seen yet (a formatter on save) is never taken for a foreign one.
 --   * hashline/reconciled (server notification): sets 'nomodified' when the buffer now equals the
 --     disk at the version the sidecar reached; shows conflicts (disk hunks kept out because they
 --     overlap unsaved typing) and keeps them for :HashlineConflicts / :HashlineResolve.
@@ -177,12 +179,32 @@ function M.on_reconciled(_, params)
   end)
 end
 
--- Installs the FileChangedShell autocommand (setup()).
+-- BufWritePre: tells the buffer's sidecar that Neovim is about to write it (textDocument/willSave,
+-- which Neovim 0.7 does not send). The sidecar then takes the write as the editor's own even when
+-- the didChange of the text written comes after it (a formatter run on save, debounced changes).
+-- client.notify also sends the pending didChange first. `:w other-file` is no save of the buffer.
+function M.announce_save(args)
+  local client = attach.client_of(args.buf)
+  if not client or not enabled() then
+    return
+  end
+  local name = vim.api.nvim_buf_get_name(args.buf)
+  if name == '' or vim.fn.fnamemodify(args.file, ':p') ~= vim.fn.fnamemodify(name, ':p') then
+    return
+  end
+  client.notify('textDocument/willSave', { textDocument = { uri = vim.uri_from_bufnr(args.buf) }, reason = 1 })
+end
+
+-- Installs the FileChangedShell and BufWritePre autocommands (setup()).
 function M.enable()
   local group = vim.api.nvim_create_augroup('hashline_reconcile', { clear = true })
   vim.api.nvim_create_autocmd('FileChangedShell', {
     group = group,
     callback = M.on_file_changed_shell,
+  })
+  vim.api.nvim_create_autocmd('BufWritePre', {
+    group = group,
+    callback = M.announce_save,
   })
 end
 
