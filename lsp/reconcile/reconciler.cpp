@@ -280,12 +280,9 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
   // for the mirror to show it. After a didSave likewise, in an editor that may send changes after
   // it (not in one that sends them first). While the user types, the didSave itself may be on
   // the way: wait a little for it.
-  if (tracked.savingNow(options_.announced_save_limit) &&
-      waitForEditor(tracked, options_.save_settle, true))
-    return;
-  if (tracked.savedThisRound() && !options_.changes_before_save &&
-      waitForEditor(tracked, options_.save_settle, true))
-    return;
+  const bool save_in_flight = tracked.savingNow(options_.announced_save_limit) ||
+                              (tracked.savedThisRound() && !options_.changes_before_save);
+  if (save_in_flight && waitForEditor(tracked, options_.save_settle, true)) return;
   if (since(tracked.last_change) < options_.typing_window &&
       waitForEditor(tracked, options_.save_wait))
     return;

@@ -180,6 +180,20 @@ function H.reconcile_ops(bufnr)
   return ops
 end
 
+-- Waits up to 3 s for `want` reconcile ops of `bufnr`'s file (the journal is written once the
+-- merge is confirmed); fails with the count seen, else returns them.
+function H.wait_reconcile_ops(bufnr, want, what)
+  local ops = {}
+  H.wait(3000, function()
+    ops = H.reconcile_ops(bufnr)
+    return #ops == want
+  end)
+  if #ops ~= want then
+    error(string.format('%s: want %d reconcile ops, got %d', what or 'journal', want, #ops), 2)
+  end
+  return ops
+end
+
 function H.setup(extra)
   local opts = vim.tbl_extend('force', { cmd = { H.bin, 'lsp' }, debounce = 0, timeout = 15000 }, extra or {})
   return require('hashline').setup(opts)

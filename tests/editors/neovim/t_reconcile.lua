@@ -49,12 +49,7 @@ local function typing_survives(name, writer)
   H.eq(theirs, H.read_file(path), 'disk has the writer\'s text')
   H.check(vim.bo[bufnr].modified, 'still modified: the typing is not saved')
   H.assert_mirrored(bufnr, 'after the merge')
-  local ops = {}
-  H.wait(3000, function()
-    ops = H.reconcile_ops(bufnr)
-    return #ops == 1
-  end)
-  H.eq(1, #ops, 'one reconcile op')
+  local ops = H.wait_reconcile_ops(bufnr, 1, 'one reconcile op')
   H.eq('disk', ops[1].agent, 'journaled agent')
   local undone = H.need('hashline.undo', hashline.undo(bufnr, { op = ops[1].op, confirm = false }))
   H.eq('applied', undone.status, 'undo applied: ' .. vim.inspect(undone))

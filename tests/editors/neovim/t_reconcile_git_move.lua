@@ -35,12 +35,7 @@ H.run({
       return H.buf_text(bufnr) == 'typed by the user\n' .. theirs
     end), 'buffer has the typing and the stash: ' .. vim.inspect(H.buf_text(bufnr)))
     H.check(vim.bo[bufnr].modified, 'still modified: the typing is not saved')
-    local ops = {}
-    H.wait(3000, function()
-      ops = H.reconcile_ops(bufnr)
-      return #ops == 1
-    end)
-    H.eq(1, #ops, 'one reconcile op')
+    local ops = H.wait_reconcile_ops(bufnr, 1, 'one reconcile op')
     H.eq('disk', ops[1].agent, 'journaled agent')
     local messages = vim.api.nvim_exec('messages', true)
     H.check(not messages:find('W12') and not messages:find('W11'), 'no W11/W12 warning: ' .. messages)

@@ -59,12 +59,7 @@ H.run({
     H.check(H.wait(10000, function()
       return H.buf_text(bufnr) == theirs
     end), 'the foreign write was merged: ' .. vim.inspect(H.buf_text(bufnr)))
-    local ops = {}
-    H.wait(3000, function()
-      ops = H.reconcile_ops(bufnr)
-      return #ops == 1
-    end)
-    H.eq(1, #ops, 'one reconcile op, for the foreign write')
+    H.wait_reconcile_ops(bufnr, 1, 'one reconcile op, for the foreign write')
     vim.cmd('bwipeout!')
   end },
 })
