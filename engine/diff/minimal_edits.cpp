@@ -64,13 +64,12 @@ std::vector<ByteEdit> minimalEdits(std::string_view before, std::string_view aft
     const std::size_t old_count = region.old_end - region.old_begin;
     const std::size_t new_count = region.new_end - region.new_begin;
     if (old_count == new_count) {
-      std::size_t o = old_byte, n = new_byte;
+      std::size_t o = old_byte;
       for (std::size_t i = 0; i < old_count; ++i) {
         const auto a = old_lines[region.old_begin + i];
         const auto b = new_lines[region.new_begin + i];
         narrow(a, b, base_offset + o, out);
         o += a.size();
-        n += b.size();
       }
     } else {
       const std::size_t old_size = bytesOf(old_lines, region.old_begin, region.old_end);

@@ -442,7 +442,7 @@ constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
 /// the benchmark VM), 2 MiB pages cut that to ~100. Best effort: without THP (or when the
 /// address space is refused) pages are ordinary.
 void reserveHugePageHeap(std::size_t bytes) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(HASHLINE_SANITIZED)
   (void)bytes; // a sanitizer's allocator is not glibc's heap
 #else
   void* block = std::malloc(bytes);

@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 
 // The random kills fall within this span after the fork. Under ASan a write is ~10x slower, and
 // with 60 ms no write ever completed before its kill (so the test showed nothing).
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(HASHLINE_SANITIZED)
 constexpr int kMaxKillDelayUs = 600000;
 #else
 constexpr int kMaxKillDelayUs = 60000;
