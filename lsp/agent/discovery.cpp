@@ -83,6 +83,7 @@ Result<std::string> publishSidecar(const SidecarInfo& info) {
   disk::WriteOptions options;
   options.create_mode = 0600;
   options.take_lock = false; // one writer: this process, named in the file
+  options.durable = false;   // the runtime directory does not outlive a reboot anyway
   auto written = disk::atomicWrite(file, toJSON(info).dump(2) + "\n", options);
   if (!written)
     return Error::make(ErrorCode::IoError,

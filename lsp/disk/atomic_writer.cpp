@@ -164,7 +164,8 @@ Result<TempFile> filledTemp(const Place& place, std::string_view bytes, const Ex
   }
   if (auto status = reportPhase(options, WritePhase::TempWritten); !status)
     return std::move(status).error();
-  if (auto status = temp->sync(); !status) return std::move(status).error();
+  if (options.durable)
+    if (auto status = temp->sync(); !status) return std::move(status).error();
   if (auto status = reportPhase(options, WritePhase::TempSynced); !status)
     return std::move(status).error();
   return temp;
@@ -202,7 +203,7 @@ Result<WriteResult> atomicReplace(const ResolvedPath& where, std::string_view by
 
   WriteResult result = published(*place, *temp, bytes);
   (void)reportPhase(options, WritePhase::Published);
-  result.directory_synced = syncDirectory(place->dir.fd());
+  result.directory_synced = options.durable && syncDirectory(place->dir.fd());
   (void)reportPhase(options, WritePhase::DirectorySynced);
   return result;
 }
@@ -224,7 +225,7 @@ Result<WriteResult> atomicCreate(const ResolvedPath& where, std::string_view byt
 
   WriteResult result = published(*place, *temp, bytes);
   (void)reportPhase(options, WritePhase::Published);
-  result.directory_synced = syncDirectory(place->dir.fd());
+  result.directory_synced = options.durable && syncDirectory(place->dir.fd());
   place->dir.syncCreated();
   (void)reportPhase(options, WritePhase::DirectorySynced);
   return result;

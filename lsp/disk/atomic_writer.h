@@ -63,6 +63,11 @@ struct WriteOptions {
   bool take_lock = true;
   /// Permission bits of a file that is created (the umask applies); a replace keeps the old ones.
   mode_t create_mode = 0666;
+  /// fsync the temp before publication and the directory after it. False for files that are a
+  /// cache of our own (session observations, discovery files): still all-or-nothing against a
+  /// kill, but an OS crash may lose the write (the reader then finds the old file, or one that
+  /// fails to decode and counts as absent). Never false for a user's file or the journal.
+  bool durable = true;
   /// For tests: called at every phase. A failed Status before publication aborts there, like an
   /// I/O error would; after publication it is ignored (the write has happened).
   std::function<Status(WritePhase)> on_phase;
@@ -73,6 +78,7 @@ struct WriteResult {
   Fingerprint fingerprint;      // of the new content, as published
   bool used_tmpfile = false;    // whether the unnamed O_TMPFILE path was taken
   bool directory_synced = true; // false when the final directory fsync failed (still applied)
+                                // or was skipped (WriteOptions::durable false)
 };
 
 /// Replaces the existing regular file at `where` with `bytes`. Errors: FILE_NOT_FOUND (missing

@@ -195,10 +195,10 @@ Status JournalFile::resolveIntentsLocked(Journal& journal, Open& open) {
     if (landed && !journal.find(id)) journal.record(std::move(op));
   }
   intents_.clear();
-  return appendLocked(open, outcomes, true);
+  return appendLocked(open, outcomes, Flush::Now);
 }
 
-Status JournalFile::appendLocked(Open& open, const std::vector<json>& records, bool sync) {
+Status JournalFile::appendLocked(Open& open, const std::vector<json>& records, Flush flush) {
   if (records.empty()) return Status::success();
   std::string bytes;
   if (static_cast<std::uint64_t>(open.info.st_size) > offset_) bytes += '\n'; // after a torn tail
@@ -208,15 +208,16 @@ Status JournalFile::appendLocked(Open& open, const std::vector<json>& records, b
   Status written = writeAll(open.fd, bytes, path_);
   if (!written) return written;
   auto now = std::chrono::steady_clock::now();
-  if (!sync &&
+  bool sync = flush == Flush::Now;
+  if (flush == Flush::Grouped &&
       (last_sync_ == std::chrono::steady_clock::time_point{} || now - last_sync_ >= kGroupSync))
     sync = true; // the first grouped append after a quiet spell syncs at once
   if (sync) {
     if (::fsync(open.fd) != 0) return ioError("cannot fsync", path_);
     last_sync_ = now;
     unsynced_ = false;
-  } else {
-    unsynced_ = true;
+  } else if (flush == Flush::Grouped) {
+    unsynced_ = true; // synced by the next synced append, at the latest at destruction
   }
   // We hold the lock: nobody else appended meanwhile.
   open.info.st_size += static_cast<off_t>(bytes.size());
@@ -234,7 +235,9 @@ Status JournalFile::transact(Journal& journal, const Change& change, Durability 
   if (::fstat(open.fd, &open.info) != 0) return ioError("cannot stat", path_);
   if (Status refreshed = refreshLocked(journal, &open); !refreshed) return refreshed;
   std::vector<json> records = change(journal);
-  if (Status appended = appendLocked(open, records, durability == Durability::Synced); !appended)
+  if (Status appended = appendLocked(
+          open, records, durability == Durability::Synced ? Flush::Now : Flush::Grouped);
+      !appended)
     return appended;
   if (!intents_.empty()) return Status::success(); // never compact away an unresolved intent
   if (journal.ops().size() > bounds_.max_ops || offset_ > bounds_.max_bytes)
@@ -268,12 +271,15 @@ Result<std::uint64_t> JournalFile::around(Journal& journal, JournalOp op,
   json intent = {{"t", "intent"}, {"op", opRecordJSON(op)}};
   // The intent is on disk before the write can land; its outcome need not be synced (if it is
   // lost, the next reader resolves the intent by the file's content).
-  if (Status logged = appendLocked(open, {intent}, true); !logged) return inMemory(logged.error());
+  if (Status logged = appendLocked(open, {intent}, Flush::Now); !logged)
+    return inMemory(logged.error());
   bool landed = write();
   std::uint64_t recorded = 0;
   if (landed) recorded = journal.record(std::move(op)).id;
   json outcome = {{"t", landed ? "done" : "abort"}, {"id", id + 1}};
-  Status appended = appendLocked(open, {outcome}, false);
+  // Lazy: not even the exit of a one-shot CLI run waits for it (that fsync was one of a large
+  // `patch`'s six); lost in an OS crash, the intent is resolved as above.
+  Status appended = appendLocked(open, {outcome}, Flush::Lazy);
   if (!appended) {
     // The intent stays unresolved on disk; the next reader resolves it by the file's content.
     return appended.error();

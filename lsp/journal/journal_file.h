@@ -92,7 +92,10 @@ private:
   Status refreshLocked(journal::Journal& journal, Open* open);
   bool replayLine(journal::Journal& journal, const nlohmann::json& record);
   Status resolveIntentsLocked(journal::Journal& journal, Open& open);
-  Status appendLocked(Open& open, const std::vector<nlohmann::json>& records, bool sync);
+  /// How an append reaches the disk: fsynced before returning, grouped (kGroupSync), or left to
+  /// the kernel — only for records whose loss a reader repairs by itself (an intent's outcome).
+  enum class Flush { Now, Grouped, Lazy };
+  Status appendLocked(Open& open, const std::vector<nlohmann::json>& records, Flush flush);
   Status compactLocked(journal::Journal& journal);
   void syncLazyTail();
 

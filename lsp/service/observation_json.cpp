@@ -334,6 +334,7 @@ Status ObservationFiles::savePair(const Key& key, const Observation& observation
   const bool new_session = ::stat(session_dir.c_str(), &info) != 0;
   disk::WriteOptions options;
   options.take_lock = false; // held above
+  options.durable = false;   // a cache: lost by an OS crash, the next edit asks for a read
   Result<disk::WriteResult> written = [&]() -> Result<disk::WriteResult> {
     if (!expected) return disk::atomicCreate(file, bytes, options);
     options.expected = expected;
