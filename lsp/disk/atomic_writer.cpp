@@ -146,6 +146,10 @@ Result<Fingerprint> publishedFingerprint(const TempFile& temp, std::string_view 
   return fingerprintOf(published, bytes);
 }
 
+Status awaitGate(const WriteOptions& options) {
+  return options.before_publish ? options.before_publish() : Status::success();
+}
+
 // A temp beside `place`'s entry, written, given the original's owner, mode and extended
 // attributes (none for a new file), and synced: the part of every operation before the lock.
 Result<TempFile> filledTemp(const Place& place, std::string_view bytes, const Existing* original,
@@ -199,6 +203,7 @@ Result<WriteResult> atomicReplace(const ResolvedPath& where, std::string_view by
   if (auto status = checkExpected(*place, options); !status) return std::move(status).error();
   if (auto status = reportPhase(options, WritePhase::Checked); !status)
     return std::move(status).error();
+  if (auto status = awaitGate(options); !status) return std::move(status).error();
   if (auto status = temp->renameOver(place->name()); !status) return std::move(status).error();
 
   WriteResult result = published(*place, *temp, bytes);
@@ -220,6 +225,7 @@ Result<WriteResult> atomicCreate(const ResolvedPath& where, std::string_view byt
   if (!locks) return std::move(locks).error();
   if (auto status = reportPhase(options, WritePhase::Checked); !status)
     return std::move(status).error();
+  if (auto status = awaitGate(options); !status) return std::move(status).error();
   if (auto status = temp->publishNew(place->name()); !status) return std::move(status).error();
   place->dir.keepCreated();
 
@@ -240,6 +246,7 @@ Status atomicDelete(const ResolvedPath& where, const WriteOptions& options) {
   if (!original) return std::move(original).error();
   if (auto status = checkExpected(*place, options); !status) return status;
   if (auto status = reportPhase(options, WritePhase::Checked); !status) return status;
+  if (auto status = awaitGate(options); !status) return status;
   if (::unlinkat(place->dir.fd(), place->name().c_str(), 0) != 0)
     return systemError(errno, "delete", place->shown());
   (void)reportPhase(options, WritePhase::Published);
@@ -267,6 +274,7 @@ Result<WriteResult> atomicMove(const ResolvedPath& from, const ResolvedPath& to,
   if (auto status = checkExpected(*source, options); !status) return std::move(status).error();
   if (auto status = reportPhase(options, WritePhase::Checked); !status)
     return std::move(status).error();
+  if (auto status = awaitGate(options); !status) return std::move(status).error();
   if (auto status = temp->publishNew(destination->name()); !status)
     return std::move(status).error();
   if (::unlinkat(source->dir.fd(), source->name().c_str(), 0) != 0) {

@@ -41,6 +41,9 @@
 
 namespace hashline::disk {
 
+/// WriteOptions::before_publish, handed by a journal to the write it records.
+using PublishGate = std::function<Status()>;
+
 /// Points of an atomic write, in order, as reported to WriteOptions::on_phase.
 enum class WritePhase {
   TempCreated,     // temp exists, empty (unnamed when O_TMPFILE)
@@ -68,6 +71,11 @@ struct WriteOptions {
   /// kill, but an OS crash may lose the write (the reader then finds the old file, or one that
   /// fails to decode and counts as absent). Never false for a user's file or the journal.
   bool durable = true;
+  /// Called once, right before the new content becomes visible (after the temp is synced and
+  /// `expected` re-checked, under the lock): the journal waits there for its intent record to be
+  /// durable, so that fsync runs beside the temp's write and fsync instead of before them. A
+  /// failure aborts with nothing published.
+  std::function<Status()> before_publish;
   /// For tests: called at every phase. A failed Status before publication aborts there, like an
   /// I/O error would; after publication it is ignored (the write has happened).
   std::function<Status(WritePhase)> on_phase;

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <system_error>
+#include <thread>
 #include <unistd.h>
 
 namespace hashline::lsp {
@@ -45,6 +47,41 @@ struct JournalFile::Open {
     if (fd >= 0) ::close(fd);
   }
 };
+
+namespace {
+
+bool syncDescriptor(int fd) {
+  while (::fsync(fd) != 0)
+    if (errno != EINTR) return false;
+  return true;
+}
+
+// The fsync of one descriptor on a thread of its own, awaited once (or at destruction); inline
+// when no thread can be started.
+class BackgroundSync {
+public:
+  explicit BackgroundSync(int fd) {
+    try {
+      thread_ = std::thread([this, fd] { synced_ = syncDescriptor(fd); });
+    } catch (const std::system_error&) {
+      synced_ = syncDescriptor(fd);
+    }
+  }
+  BackgroundSync(const BackgroundSync&) = delete;
+  BackgroundSync& operator=(const BackgroundSync&) = delete;
+  ~BackgroundSync() { (void)await(); }
+
+  bool await() {
+    if (thread_.joinable()) thread_.join();
+    return synced_;
+  }
+
+private:
+  bool synced_ = false;
+  std::thread thread_;
+};
+
+} // namespace
 
 JournalFile::JournalFile(std::string directory, JournalBounds bounds)
     : directory_(std::move(directory)), path_(directory_ + "/journal.jsonl"),
@@ -245,12 +282,11 @@ Status JournalFile::transact(Journal& journal, const Change& change, Durability 
   return Status::success();
 }
 
-Result<std::uint64_t> JournalFile::around(Journal& journal, JournalOp op,
-                                          const std::function<bool()>& write) {
+Result<std::uint64_t> JournalFile::around(Journal& journal, JournalOp op, const GatedWrite& write) {
   auto inMemory = [&](Error error) -> Result<std::uint64_t> {
     // The journal is unwritable: the write still happens (a journal problem never blocks an
     // edit), the op is kept in memory only.
-    if (!write()) return error;
+    if (!write([] { return Status::success(); })) return error;
     op.id = 0;
     if (op.turn <= 0) op.turn = journal.currentTurn(op.session);
     journal.record(std::move(op));
@@ -269,11 +305,20 @@ Result<std::uint64_t> JournalFile::around(Journal& journal, JournalOp op,
   op.id = id + 1;
   if (op.turn <= 0) op.turn = journal.currentTurn(op.session);
   json intent = {{"t", "intent"}, {"op", opRecordJSON(op)}};
-  // The intent is on disk before the write can land; its outcome need not be synced (if it is
-  // lost, the next reader resolves the intent by the file's content).
-  if (Status logged = appendLocked(open, {intent}, Flush::Now); !logged)
+  // The intent is on disk before the write can land: written now, fsynced beside the write's
+  // temp file, awaited at the gate right before publication. Its outcome need not be synced (if
+  // it is lost, the next reader resolves the intent by the file's content).
+  if (Status logged = appendLocked(open, {intent}, Flush::Lazy); !logged)
     return inMemory(logged.error());
-  bool landed = write();
+  BackgroundSync intent_sync(open.fd);
+  bool intent_durable = false;
+  bool landed = write([&] {
+    // A journal problem never blocks an edit: an unsynced intent is reported after the write.
+    intent_durable = intent_sync.await();
+    return Status::success();
+  });
+  intent_durable = intent_sync.await();
+  if (intent_durable) last_sync_ = std::chrono::steady_clock::now();
   std::uint64_t recorded = 0;
   if (landed) recorded = journal.record(std::move(op)).id;
   json outcome = {{"t", landed ? "done" : "abort"}, {"id", id + 1}};
@@ -284,6 +329,7 @@ Result<std::uint64_t> JournalFile::around(Journal& journal, JournalOp op,
     // The intent stays unresolved on disk; the next reader resolves it by the file's content.
     return appended.error();
   }
+  if (!intent_durable) return ioError("cannot fsync", path_);
   if (intents_.empty() && (journal.ops().size() > bounds_.max_ops || offset_ > bounds_.max_bytes))
     if (Status compacted = compactLocked(journal); !compacted) return compacted.error();
   return recorded;

@@ -31,6 +31,7 @@
 
 #include "engine/journal/journal.h"
 #include "engine/support/result.h"
+#include "lsp/disk/atomic_writer.h"
 
 #include <chrono>
 #include <cstdint>
@@ -76,12 +77,17 @@ public:
   using IntentResolver = std::function<bool(const journal::JournalOp& intent)>;
   void setIntentResolver(IntentResolver resolver) { resolver_ = std::move(resolver); }
 
+  /// A disk write journaled by `around`: true when it landed. It must pass `gate` to the atomic
+  /// write (WriteOptions::before_publish), which waits there until the intent is durable.
+  using GatedWrite = std::function<bool(const disk::PublishGate& gate)>;
   /// Journals the write of one file around it (see above): `op` (id assigned here) as an fsynced
   /// intent, then `write` (true when it landed), then the outcome; the lock is held throughout.
-  /// Returns the op's id, 0 when `write` did not land. When the journal cannot be written,
-  /// `write` still runs and a landed op is kept in memory; the error is returned.
+  /// The intent's fsync runs on a thread of its own while `write` prepares its temp file; the
+  /// gate awaits it before publication. Returns the op's id, 0 when `write` did not land. When
+  /// the journal cannot be written, `write` still runs and a landed op is kept in memory; the
+  /// error is returned.
   Result<std::uint64_t> around(journal::Journal& journal, journal::JournalOp op,
-                               const std::function<bool()>& write);
+                               const GatedWrite& write);
 
   /// Applies one record to the model (replay); false when malformed. Intents and their outcomes
   /// are JournalFile's own bookkeeping and ignored here.

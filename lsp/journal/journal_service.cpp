@@ -112,19 +112,20 @@ std::uint64_t JournalService::record(JournalOp op) {
   return id;
 }
 
-std::uint64_t JournalService::recordAround(JournalOp op, const std::function<bool()>& write) {
+std::uint64_t JournalService::recordAround(JournalOp op, const JournalFile::GatedWrite& write) {
   op.time_ms = nowMs();
   JournalFile* journal_file = file();
   if (!journal_file) {
-    if (!write()) return 0;
+    if (!write([] { return Status::success(); })) return 0;
     if (op.turn <= 0) op.turn = journal_.currentTurn(op.session);
     return journal_.record(std::move(op)).id;
   }
   bool landed = false;
-  Result<std::uint64_t> id = journal_file->around(journal_, std::move(op), [&] {
-    landed = write();
-    return landed;
-  });
+  Result<std::uint64_t> id =
+      journal_file->around(journal_, std::move(op), [&](const disk::PublishGate& gate) {
+        landed = write(gate);
+        return landed;
+      });
   if (!id) {
     log::error("journal: cannot persist op: ", id.error().message);
     return landed ? journal_.lastId() : 0; // kept in memory when the write landed
@@ -278,10 +279,10 @@ std::uint64_t JournalService::onApplied(const AppliedEdit& edit) {
 }
 
 std::uint64_t JournalService::aroundDiskWrite(const AppliedEdit& edit,
-                                              const std::function<bool()>& write) {
+                                              const JournalFile::GatedWrite& write) {
   std::optional<JournalOp> op = opOf(edit);
   if (!op) {
-    (void)write();
+    (void)write([] { return Status::success(); });
     return 0;
   }
   op->version_after = edit.kind == AppliedEdit::Kind::Delete ? 0 : contentVersion(edit.after);

@@ -63,7 +63,7 @@ public:
   /// (0: not landed, or nothing to record). For a move the content id is the destination's, and
   /// an intent left by a dead writer is settled by the destination (see intentLanded).
   /// The backends call these two (through the service's ChangeLedger), once per commit.
-  std::uint64_t aroundDiskWrite(const AppliedEdit& edit, const std::function<bool()>& write);
+  std::uint64_t aroundDiskWrite(const AppliedEdit& edit, const JournalFile::GatedWrite& write);
 
   /// The model, refreshed from the file (tests, CLI rendering).
   const journal::Journal& model();
@@ -91,7 +91,7 @@ private:
   std::uint64_t record(journal::JournalOp op);
   /// Records a disk op around its write (JournalFile::around); `op.version_after` must be the
   /// content id of what `write` writes. Returns the id, 0 when the write did not land.
-  std::uint64_t recordAround(journal::JournalOp op, const std::function<bool()>& write);
+  std::uint64_t recordAround(journal::JournalOp op, const JournalFile::GatedWrite& write);
   JournalFile* file();
   void refresh();
   /// The op an applied edit makes (hunks from its plan); nullopt when it changed nothing.

@@ -76,9 +76,11 @@ Result<DiskText> DiskBackend::load(const disk::ResolvedPath& where, bool allow_m
   return out;
 }
 
-Result<disk::Fingerprint> DiskBackend::write(const DiskText& base, const Rope& after) const {
+Result<disk::Fingerprint> DiskBackend::write(const DiskText& base, const Rope& after,
+                                             const disk::PublishGate& gate) const {
   std::string bytes = after.toString();
   disk::WriteOptions options;
+  options.before_publish = gate;
   Result<disk::WriteResult> written = [&]() -> Result<disk::WriteResult> {
     if (!base.exists()) return disk::atomicCreate(base.where, bytes, options);
     options.expected = base.fingerprint;
@@ -92,15 +94,18 @@ Result<disk::Fingerprint> DiskBackend::write(const DiskText& base, const Rope& a
   return written->fingerprint;
 }
 
-Status DiskBackend::remove(const DiskText& base) const {
+Status DiskBackend::remove(const DiskText& base, const disk::PublishGate& gate) const {
   disk::WriteOptions options;
+  options.before_publish = gate;
   options.expected = base.fingerprint;
   return disk::atomicDelete(base.where, options);
 }
 
 Result<disk::Fingerprint> DiskBackend::move(const DiskText& base, const disk::ResolvedPath& to,
-                                            const Rope& after) const {
+                                            const Rope& after,
+                                            const disk::PublishGate& gate) const {
   disk::WriteOptions options;
+  options.before_publish = gate;
   options.expected = base.fingerprint;
   Result<disk::WriteResult> written = disk::atomicMove(base.where, to, after.toString(), options);
   if (!written) return std::move(written).error();
@@ -119,6 +124,7 @@ Result<DocumentSnapshot> DiskBackend::snapshot(const ServiceTarget& target) {
 }
 
 Status DiskBackend::apply(const Commit& commit, const DiskText& base, const PlannedChange& change,
+                          const disk::PublishGate& gate,
                           std::optional<disk::Fingerprint>& written) const {
   auto keep = [&](Result<disk::Fingerprint> landed) -> Status {
     if (!landed) return std::move(landed).error();
@@ -128,11 +134,11 @@ Status DiskBackend::apply(const Commit& commit, const DiskText& base, const Plan
   switch (change.kind) {
   case AppliedEdit::Kind::Update:
   case AppliedEdit::Kind::Create:
-    return keep(write(base, change.edit.after));
+    return keep(write(base, change.edit.after, gate));
   case AppliedEdit::Kind::Delete:
-    return remove(base);
+    return remove(base, gate);
   case AppliedEdit::Kind::Move:
-    return keep(move(base, *commit.destination->resolved, change.edit.after));
+    return keep(move(base, *commit.destination->resolved, change.edit.after, gate));
   }
   return Status::success();
 }
@@ -166,8 +172,8 @@ void DiskBackend::commit(Commit commit, CommitDone done) {
     DiskText base{*commit.target.resolved, now->fingerprint, now->text, now->version};
     std::optional<disk::Fingerprint> written;
     Status status = Status::success();
-    landed.op = ledger_.recordAround(edit, [&] {
-      status = apply(commit, base, *change, written);
+    landed.op = ledger_.recordAround(edit, [&](const disk::PublishGate& gate) {
+      status = apply(commit, base, *change, gate, written);
       edit.version_after = written ? versionOf(*written) : 0;
       return status.ok();
     });

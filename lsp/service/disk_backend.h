@@ -68,16 +68,18 @@ public:
   Result<DiskText> load(const disk::ResolvedPath& where, bool allow_missing) const;
 
 private:
+  // Each publishes only once `gate` (the journal's: its intent is durable) returned.
   /// Writes `after` over (or as) the file read in `base`; returns the new fingerprint.
-  Result<disk::Fingerprint> write(const DiskText& base, const Rope& after) const;
+  Result<disk::Fingerprint> write(const DiskText& base, const Rope& after,
+                                  const disk::PublishGate& gate) const;
   /// Deletes the file read in `base` if unchanged.
-  Status remove(const DiskText& base) const;
+  Status remove(const DiskText& base, const disk::PublishGate& gate) const;
   /// Moves the file read in `base` to `to` with content `after`.
   Result<disk::Fingerprint> move(const DiskText& base, const disk::ResolvedPath& to,
-                                 const Rope& after) const;
+                                 const Rope& after, const disk::PublishGate& gate) const;
   /// The write a planned change makes; `written` gets the new fingerprint (none for a delete).
   Status apply(const Commit& commit, const DiskText& base, const PlannedChange& change,
-               std::optional<disk::Fingerprint>& written) const;
+               const disk::PublishGate& gate, std::optional<disk::Fingerprint>& written) const;
   Result<disk::WorkspaceRoots> workspace() const;
 
   std::function<std::vector<std::string>()> roots_;

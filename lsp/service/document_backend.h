@@ -18,6 +18,7 @@
 #include "engine/journal/journal_op.h"
 #include "engine/support/result.h"
 #include "engine/verify/text_state.h"
+#include "lsp/disk/atomic_writer.h"
 #include "lsp/disk/fingerprint.h"
 #include "lsp/service/edit_observer.h"
 #include "lsp/service/edit_planner.h"
@@ -100,11 +101,13 @@ public:
   virtual ~ChangeLedger() = default;
   /// Records a change that landed; returns its op id (0: nothing recorded).
   virtual std::uint64_t recordLanded(const AppliedEdit& edit) = 0;
+  /// A disk write recorded by recordAround: passes `gate` to its atomic write
+  /// (WriteOptions::before_publish) and returns whether it landed.
+  using GatedWrite = std::function<bool(const disk::PublishGate& gate)>;
   /// Records a disk change around its write (an fsynced intent, `write`, the outcome); `write`
   /// returns whether it landed, and sets `edit.version_after` when it did (`edit` is announced
   /// as it is then). Returns the op id (0: not landed, or nothing to record).
-  virtual std::uint64_t recordAround(const AppliedEdit& edit,
-                                     const std::function<bool()>& write) = 0;
+  virtual std::uint64_t recordAround(const AppliedEdit& edit, const GatedWrite& write) = 0;
 };
 
 class DocumentBackend {

@@ -367,10 +367,10 @@ std::uint64_t HashlineService::recordLanded(const AppliedEdit& edit) {
   return op;
 }
 
-std::uint64_t HashlineService::recordAround(const AppliedEdit& edit,
-                                            const std::function<bool()>& write) {
+std::uint64_t HashlineService::recordAround(const AppliedEdit& edit, const GatedWrite& write) {
   bool landed = false;
-  std::uint64_t op = journal_->aroundDiskWrite(edit, [&] { return landed = write(); });
+  std::uint64_t op = journal_->aroundDiskWrite(
+      edit, [&](const disk::PublishGate& gate) { return landed = write(gate); });
   if (landed) announce(edit); // `write` filled in its version_after
   return op;
 }

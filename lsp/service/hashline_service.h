@@ -118,7 +118,7 @@ private:
   ServiceCallback withConflicts(const nlohmann::json& params, ServiceCallback done) const;
   // ChangeLedger: logs, journals and announces what landed; returns the journal op id.
   std::uint64_t recordLanded(const AppliedEdit& edit) override;
-  std::uint64_t recordAround(const AppliedEdit& edit, const std::function<bool()>& write) override;
+  std::uint64_t recordAround(const AppliedEdit& edit, const GatedWrite& write) override;
   void announce(const AppliedEdit& edit);
 
   std::optional<EditorLink> editor_;

@@ -293,7 +293,7 @@ bool killWriterMidWrite(const std::string& workspace, const std::string& name,
     op.version_before = JournalService::contentVersion(before);
     op.version_after = JournalService::contentVersion(after);
     op.hunks = journal::splitIntoHunks(before, after);
-    (void)file.around(model, op, [&] {
+    (void)file.around(model, op, [&](const disk::PublishGate&) {
       if (moment == KillMoment::AfterTheRename) {
         writeRaw(path + ".tmp", after);
         std::rename((path + ".tmp").c_str(), path.c_str());

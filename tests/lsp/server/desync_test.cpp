@@ -20,7 +20,7 @@ struct DesyncCase {
   const char* name;
   const char* encoding;
   std::int64_t version; // of the bad didChange (the document is at version 5)
-  json changes;
+  std::vector<json> changes; // a vector, not a json: `{change(...)}` is an array in every compiler
 };
 
 json change(std::uint32_t l0, std::uint32_t c0, std::uint32_t l1, std::uint32_t c1,
