@@ -9,8 +9,11 @@
 // tests/bench/io_floor.c (compiled here with cc) reads the same file, writes it back and fsyncs.
 // Used by scripts/bench.
 //
+// `--fsync-delay-ms N` preloads tests/bench/slow_fsync.c into hashline and the floor, so each
+// fsync takes N ms longer: a slow-flush disk simulated on any machine.
+//
 // Usage: node patch_vs_codex.mjs --hashline BIN --apply-patch BIN
-//        [--cases 10000:50,100000:50,200000:500,1000000:50] [--runs 3]
+//        [--cases 10000:50,100000:50,200000:500,1000000:50] [--runs 3] [--fsync-delay-ms N]
 //        (or the older --ns 10000,100000 --hunks 50: each N with the same hunk count)
 // Prints one JSON object per (tool, N, K) line: {tool, lines, bytes, hunks, medianMs, runsMs,
 // cpuMedianMs, cpuRunsMs, maxRssKiB, verified}.
@@ -33,6 +36,14 @@ const floorBin = join(floorDir, 'io_floor');
 const here = dirname(fileURLToPath(import.meta.url));
 const compiled = spawnSync('cc', ['-O2', '-o', floorBin, join(here, 'io_floor.c')], { stdio: 'inherit' });
 const tools = compiled.status === 0 ? ['hashline', 'codex', 'floor'] : ['hashline', 'codex'];
+const fsyncDelayMs = Number(args['fsync-delay-ms'] ?? 0);
+let slowEnv = {};
+if (fsyncDelayMs > 0) {
+  const shim = join(floorDir, 'slow_fsync.so');
+  const built = spawnSync('cc', ['-O2', '-shared', '-fPIC', '-o', shim, join(here, 'slow_fsync.c'), '-ldl'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('cannot build slow_fsync.so');
+  slowEnv = { LD_PRELOAD: shim, HASHLINE_FSYNC_DELAY_MS: String(fsyncDelayMs) };
+}
 
 function workload(n, hunks) {
   const lines = [];
@@ -58,8 +69,8 @@ function runTool(tool, dir, patchFile, patch, timeFile) {
   const options = { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, input: tool === 'codex' ? patch : '' };
   // codex reads the patch from stdin (an argv argument is capped at 128 KiB: 500 hunks exceed it).
   const [command, argv, env] = tool === 'codex' ? [args['apply-patch'], [], process.env]
-    : tool === 'floor' ? [floorBin, ['big.txt'], process.env]
-    : [args.hashline, ['patch', patchFile, '--workspace', dir, '--session', 'bench'], { ...process.env, HASHLINE_NO_SIDECAR: '1' }];
+    : tool === 'floor' ? [floorBin, ['big.txt'], { ...process.env, ...slowEnv }]
+    : [args.hashline, ['patch', patchFile, '--workspace', dir, '--session', 'bench'], { ...process.env, ...slowEnv, HASHLINE_NO_SIDECAR: '1' }];
   if (!timeBin) return spawnSync(command, argv, { ...options, env });
   return spawnSync(timeBin, ['-f', '%U %S %M', '-o', timeFile, command, ...argv], { ...options, env });
 }
@@ -110,7 +121,7 @@ for (const [n, hunks] of cases) {
     console.log(JSON.stringify({ tool, lines: n, bytes: Buffer.byteLength(text), hunks,
       medianMs: times[Math.floor(times.length / 2)], runsMs: times,
       cpuMedianMs: cpus.length ? cpus[Math.floor(cpus.length / 2)] : null, cpuRunsMs: cpus,
-      maxRssKiB: maxRss || null, verified, problem }));
+      maxRssKiB: maxRss || null, fsyncDelayMs, verified, problem }));
   }
 }
 rmSync(floorDir, { recursive: true, force: true });
