@@ -10,6 +10,9 @@ install(TARGETS hashline RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY editors/nvim/lua editors/nvim/plugin editors/nvim/doc
         DESTINATION ${CMAKE_INSTALL_DATADIR}/nvim/site/pack/hashline/start/hashline)
 
+# pi's extension (`hashline setup pi` finds it at BIN/../share/hashline/pi/hashline.ts).
+install(FILES editors/pi/hashline.ts DESTINATION ${CMAKE_INSTALL_DATADIR}/hashline/pi)
+
 install(FILES docs/man/hashline.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 install(FILES editors/shell/hashline.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions

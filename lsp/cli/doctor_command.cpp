@@ -129,6 +129,16 @@ std::optional<std::string> registeredCommand(const setup::RegistrationFile& file
     if (!node->is_object() || !node->contains(key)) return std::nullopt;
     node = &(*node)[key];
   }
+  if (node->is_array()) { // pi: the `extensions` list holds hashline's extension file
+    for (const auto& entry : *node)
+      if (entry.is_string() && fs::path(entry.get<std::string>()).filename() == "hashline.ts")
+        return entry.get<std::string>();
+    return std::nullopt;
+  }
+  if (node->is_object() && node->contains("command") && (*node)["command"].is_array()) {
+    const OrderedJson& argv = (*node)["command"]; // opencode: [BINARY, "mcp"]
+    return !argv.empty() && argv[0].is_string() ? argv[0].get<std::string>() : std::string();
+  }
   return node->is_object() ? node->value("command", std::string()) : std::string();
 }
 
@@ -138,8 +148,9 @@ void checkAgents(Report& report, const std::string& project_dir, const std::stri
     auto command = registeredCommand(file);
     if (!command) continue;
     ++registered;
-    bool runs = command->find('/') != std::string::npos ? ::access(command->c_str(), X_OK) == 0
-                                                        : onPath(*command).has_value();
+    bool runs = fs::path(*command).filename() == "hashline.ts" ? fs::is_regular_file(*command)
+                : command->find('/') != std::string::npos ? ::access(command->c_str(), X_OK) == 0
+                                                          : onPath(*command).has_value();
     if (runs)
       report.ok(file.agent + ": registered in " + file.path + " (" + *command + ")");
     else

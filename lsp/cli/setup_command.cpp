@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using setup::OrderedJson;
 
 constexpr const char* kUsage =
-    "usage: hashline setup claude|codex|gemini|vscode-copilot [options]\n"
+    "usage: hashline setup claude|codex|gemini|vscode-copilot|opencode|copilot|pi [options]\n"
     "Registers `hashline mcp` as an MCP server of the agent, merging into its config files (other\n"
     "entries are kept; the original is saved as FILE.hashline-backup). Running it again changes\n"
     "nothing.\n\n"

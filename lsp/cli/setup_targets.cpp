@@ -1,6 +1,8 @@
 // The agents' configuration files and hashline's entries in them; see setup_targets.h.
 #include "lsp/cli/setup_targets.h"
 
+#include "lsp/cli/setup_agents.h"
+
 #include <cstdlib>
 
 namespace hashline::cli::setup {
@@ -33,7 +35,11 @@ std::string tomlString(const std::string& text) {
 } // namespace
 
 const std::vector<std::string>& agentNames() {
-  static const std::vector<std::string> names = {"claude", "codex", "gemini", "vscode-copilot"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = {"claude", "codex", "gemini", "vscode-copilot"};
+    all.insert(all.end(), moreAgentNames().begin(), moreAgentNames().end());
+    return all;
+  }();
   return names;
 }
 
@@ -88,15 +94,19 @@ std::variant<TargetPlan, std::string> planFor(const std::string& agent, Scope sc
     if (prefer_hashline)
       plan.notes.push_back("VS Code has no setting that disables Copilot's own edit tools; pick "
                            "the hashline tools in the chat's tool picker instead.");
+  } else if (auto more =
+                 planForMoreAgents(agent, scope, prefer_hashline, binary, project_dir, home)) {
+    return *more;
   } else {
-    return "unknown agent '" + agent + "' (claude, codex, gemini or vscode-copilot)";
+    return "unknown agent '" + agent +
+           "' (claude, codex, gemini, vscode-copilot, opencode, copilot or pi)";
   }
   return plan;
 }
 
 std::vector<RegistrationFile> registrationFiles(const std::string& project_dir,
                                                 const std::string& home) {
-  return {
+  std::vector<RegistrationFile> files = {
       {"claude (project)", project_dir + "/.mcp.json", false, {"mcpServers", "hashline"}, {}},
       {"claude (user)", home + "/.claude.json", false, {"mcpServers", "hashline"}, {}},
       {"codex (user)", codexConfig(home), true, {}, "mcp_servers.hashline"},
@@ -113,6 +123,9 @@ std::vector<RegistrationFile> registrationFiles(const std::string& project_dir,
        {}},
       {"vscode-copilot (user)", vscodeUserMcp(home), false, {"servers", "hashline"}, {}},
   };
+  for (auto& file : moreRegistrationFiles(project_dir, home))
+    files.push_back(std::move(file));
+  return files;
 }
 
 } // namespace hashline::cli::setup

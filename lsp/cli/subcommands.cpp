@@ -47,7 +47,8 @@ const std::vector<Subcommand>& subcommands() {
       {"reject", "reverse one hunk (OP#K), keeping everything else", runRejectCommand},
       {"doctor", "check the install, agent registrations and the sidecar, with fixes",
        runDoctorCommand},
-      {"setup", "register hashline mcp with an agent (claude, codex, gemini, vscode-copilot)",
+      {"setup",
+       "register hashline with claude, codex, gemini, vscode-copilot, opencode, copilot, pi",
        runSetupCommand},
   };
   return table;

@@ -33,9 +33,11 @@ for f in bin/hashline share/man/man1/hashline.1 share/bash-completion/completion
   share/zsh/vendor-completions/_hashline share/fish/vendor_completions.d/hashline.fish \
   share/nvim/site/pack/hashline/start/hashline/plugin/hashline.lua \
   share/nvim/site/pack/hashline/start/hashline/lua/hashline/init.lua \
-  share/nvim/site/pack/hashline/start/hashline/doc/hashline.txt; do
+  share/nvim/site/pack/hashline/start/hashline/doc/hashline.txt share/hashline/pi/hashline.ts; do
   check "installed $f" test -f "$prefix/$f"
 done
+check "installed setup pi finds the installed extension" bash -c \
+  "'$prefix/bin/hashline' setup pi --user --dry-run | grep -q '$prefix/share/hashline/pi/hashline.ts'"
 "$prefix/bin/hashline" --version >"$scratch/version.out"
 check "installed binary prints its version" contains "$scratch/version.out" "hashline $version"
 check "installed binary is stripped" bash -c "! file '$prefix/bin/hashline' | grep -q 'not stripped'"
