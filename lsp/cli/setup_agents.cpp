@@ -51,8 +51,11 @@ planForMoreAgents(const std::string& agent, Scope scope, bool prefer_hashline,
   const bool project = scope == Scope::Project;
   TargetPlan plan;
   if (agent == "opencode") {
+    // opencode writes "$schema" into a config file that lacks it, on every start: setting it
+    // too keeps the file what setup wrote, so --undo can still restore it byte-exact.
     TargetFile file{.path = project ? project_dir + "/opencode.json" : opencodeUser(home),
-                    .json_changes = {{{"mcp", "hashline"},
+                    .json_changes = {{{"$schema"}, "https://opencode.ai/config.json"},
+                                     {{"mcp", "hashline"},
                                       OrderedJson{{"type", "local"},
                                                   {"command", OrderedJson::array({binary, "mcp"})},
                                                   {"enabled", true}}}}};

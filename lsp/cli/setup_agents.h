@@ -2,7 +2,8 @@
 // four of setup_targets.h), registered there through planForMoreAgents / moreRegistrationFiles.
 //
 // opencode: `opencode.json` (project) or `$XDG_CONFIG_HOME/opencode/opencode.json` (user), key
-//   `mcp.hashline` = {type: local, command: [BINARY, mcp], enabled: true}; --prefer-hashline sets
+//   `mcp.hashline` = {type: local, command: [BINARY, mcp], enabled: true}, and `$schema` (which
+//   opencode itself adds to a file lacking it, at every start); --prefer-hashline sets
 //   `permission.edit` to "deny" (opencode's edit, write and patch tools ask that one permission).
 // Copilot CLI: `.github/mcp.json` (project) or `$COPILOT_HOME/mcp-config.json` (user, default
 //   `~/.copilot`), key `mcpServers.hashline` = {type: local, command, args, tools: ["*"]} as its

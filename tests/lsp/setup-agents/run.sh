@@ -62,7 +62,7 @@ check "opencode --prefer-hashline denies its edit permission" \
   json_is "$HOME/.config/opencode/opencode.json" "d['permission'] == {'edit': 'deny'}"
 "$bin" setup opencode >/dev/null
 check "opencode project: opencode.json created" json_is "$project/opencode.json" \
-  "d == {'mcp': {'hashline': {'type': 'local', 'command': ['$bin', 'mcp'], 'enabled': True}}}"
+  "d == {'\$schema': 'https://opencode.ai/config.json', 'mcp': {'hashline': {'type': 'local', 'command': ['$bin', 'mcp'], 'enabled': True}}}"
 after="$(snapshot)"
 "$bin" setup opencode --user --prefer-hashline >"$scratch/again.out"
 check "opencode: second run changes nothing" test "$after" = "$(snapshot)"
