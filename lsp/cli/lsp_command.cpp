@@ -1,6 +1,6 @@
 // `hashline lsp [--log-file PATH] [--log-level L] [--max-message-bytes N] [--stdio]
-//  [--clientProcessId PID] [--confirm] [--reconcile MODE]`: wires the stdio transport, the server
-//  and its features.
+//  [--clientProcessId PID] [--confirm] [--reconcile MODE] [--claude-ide]`: wires the stdio
+//  transport, the server and its features.
 #include "lsp/cli/lsp_command.h"
 
 #include "lsp/cli/arguments.h"
@@ -37,6 +37,9 @@ constexpr const char* kUsage =
     "  --reconcile MODE         off, clean or merge (default): foreign disk writes to open\n"
     "                           files become merged buffer edits (docs/reconcile.md; as\n"
     "                           HASHLINE_RECONCILE; initializationOptions.reconcile wins)\n"
+    "  --claude-ide             serve Claude Code's IDE protocol (WebSocket on 127.0.0.1 and a\n"
+    "                           lock file in $CLAUDE_CONFIG_DIR/ide; as HASHLINE_CLAUDE_IDE=1;\n"
+    "                           initializationOptions.claudeIde wins; docs/claude-ide.md)\n"
     "  --stdio                  accepted for editor compatibility (stdio is the channel)\n"
     "  -h, --help               show this help\n";
 
@@ -56,6 +59,10 @@ int runLspCommand(std::vector<std::string> raw) {
       return 0;
     }
     if (args.flag("--stdio")) continue;
+    if (args.flag("--claude-ide")) {
+      ::setenv("HASHLINE_CLAUDE_IDE", "1", 1); // read when initialize comes
+      continue;
+    }
     if (args.flag("--confirm")) {
       ::setenv("HASHLINE_CONFIRM_EDITS", "1", 1); // read with the other service options
       continue;

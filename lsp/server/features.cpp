@@ -2,6 +2,7 @@
 #include "lsp/server/features.h"
 
 #include "lsp/agent/agent_feature.h"
+#include "lsp/ide/ide_feature.h"
 #include "lsp/server/snapshot_feature.h"
 #include "lsp/server/text_sync_feature.h"
 #include "lsp/service/hashline_service.h"
@@ -13,7 +14,9 @@ void registerAllFeatures(LspServer& server) {
   registerTextSync(server); // the buffer mirror
   registerSnapshot(server); // hashline/snapshot
   // hashline.read|edit|... commands, hashline/read|edit|... requests, and the agent socket
-  registerAgentEndpoint(server, registerAgentService(server));
+  AgentService& service = registerAgentService(server);
+  registerAgentEndpoint(server, service);
+  registerClaudeIde(server, service); // Claude Code's IDE WebSocket, when asked for
   // Later features register here, e.g. registerReadCommand(server), registerEditCommand(server).
 }
 

@@ -1,0 +1,20 @@
+// Claude Code's IDE integration inside `hashline lsp` (docs/claude-ide.md): wiring of the
+// WebSocket server, the lock file and the protocol into the server (features.cpp).
+//
+// Off unless asked for: `initializationOptions.claudeIde: true` (the plugins' setting) or
+// `hashline lsp --claude-ide` / HASHLINE_CLAUDE_IDE=1. After `initialize` it sweeps stale lock
+// files of ours, makes a fresh token, listens on 127.0.0.1 (ephemeral port) and writes
+// `<claude config dir>/ide/<port>.lock`; workspace folder changes rewrite it; a normal exit or
+// SIGTERM/SIGINT removes it (a static guard that only unlinks the file).
+// HASHLINE_CLAUDE_IDE_MAX_MESSAGE_BYTES caps one WebSocket message (default 16M).
+// Threading: everything on the server's io_context.
+#pragma once
+
+namespace hashline::lsp {
+
+class LspServer;
+class AgentService;
+
+void registerClaudeIde(LspServer& server, AgentService& service);
+
+} // namespace hashline::lsp

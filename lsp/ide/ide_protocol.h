@@ -1,0 +1,43 @@
+// IdeProtocol: the MCP dialect Claude Code speaks to the IDE it connects to (docs/claude-ide.md),
+// answered from hashline's live state through the AgentService.
+//
+// Seen from the real CLI: `initialize` (protocolVersion 2025-11-25), `notifications/initialized`,
+// a notification `ide_connected` {pid}, `tools/list`, then `tools/call` with
+// `_meta["claudecode/toolUseId"]`. Tools served: getWorkspaceFolders, getOpenEditors (the
+// documents the editor has open, as the mirror holds them). Each tool answers MCP content: one
+// text item holding a JSON object, as Claude Code's IDE tools do. Unknown methods with an id get
+// -32601, unknown tools -32602; notifications never get an answer.
+// Threading: the owner's io_context (the service's).
+#pragma once
+
+#include "lsp/service/agent_service.h"
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace hashline::lsp {
+
+class IdeProtocol {
+public:
+  using Send = std::function<void(nlohmann::json message)>;
+  using Roots = std::function<std::vector<std::string>()>;
+
+  IdeProtocol(AgentService& service, Roots roots) : service_(service), roots_(std::move(roots)) {}
+
+  /// Handles one JSON-RPC message of a connection; replies (if any) go to `send`, possibly later.
+  void handle(const nlohmann::json& message, const Send& send);
+
+  /// Whether a Claude Code has said `ide_connected` on some connection (doctor, logs).
+  bool claudeConnected() const { return claude_connected_; }
+
+private:
+  void callTool(const nlohmann::json& id, const nlohmann::json& params, const Send& send);
+
+  AgentService& service_;
+  Roots roots_;
+  bool claude_connected_ = false;
+};
+
+} // namespace hashline::lsp

@@ -1,0 +1,282 @@
+// Claude Code's IDE end inside `hashline lsp --claude-ide`, driven over real pipes and a real
+// WebSocket (Boost.Beast client): the lock file (place, modes, content, removal on exit, sweep
+// after kill -9), the upgrade gate (token, wrong token, browser Origin, a replaced lock file), the
+// MCP handshake and tools, and bad frames (not JSON, over the cap, unknown tool).
+#include "tests/lsp/support/lsp_client.h"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <set>
+#include <signal.h>
+#include <sys/stat.h>
+#include <utility>
+
+namespace hashline::test {
+namespace {
+
+namespace fs = std::filesystem;
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = asio::ip::tcp;
+using json = nlohmann::json;
+
+json readJson(const fs::path& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+std::vector<fs::path> lockFiles(const fs::path& dir) {
+  std::vector<fs::path> found;
+  if (!fs::exists(dir)) return found;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().extension() == ".lock") found.push_back(entry.path());
+  return found;
+}
+
+// A raw upgrade: the HTTP status the server answered (101 when it became a WebSocket).
+int upgradeStatus(int port, const std::vector<std::pair<std::string, std::string>>& headers) {
+  asio::io_context io;
+  tcp::socket socket(io);
+  socket.connect(
+      tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
+  http::request<http::empty_body> request(http::verb::get, "/", 11);
+  request.set(http::field::host, "127.0.0.1");
+  request.set(http::field::upgrade, "websocket");
+  request.set(http::field::connection, "Upgrade");
+  request.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
+  request.set(http::field::sec_websocket_version, "13");
+  for (const auto& [name, value] : headers)
+    request.set(name, value);
+  http::write(socket, request);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  http::read(socket, buffer, response);
+  return response.result_int();
+}
+
+// A WebSocket client of the IDE server, as Claude Code connects.
+class IdeClient {
+public:
+  IdeClient(int port, const std::string& token) : stream_(io_) {
+    stream_.next_layer().connect(
+        tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
+    stream_.set_option(websocket::stream_base::decorator([token](websocket::request_type& req) {
+      req.set("x-claude-code-ide-authorization", token);
+      req.set(http::field::sec_websocket_protocol, "mcp");
+    }));
+    websocket::response_type response;
+    stream_.handshake(response, "127.0.0.1", "/");
+    subprotocol_ = std::string(response[http::field::sec_websocket_protocol]);
+    stream_.text(true);
+  }
+  void sendText(const std::string& text) { stream_.write(asio::buffer(text)); }
+  json receive() {
+    beast::flat_buffer buffer;
+    stream_.read(buffer);
+    return json::parse(beast::buffers_to_string(buffer.data()));
+  }
+  json call(const std::string& method, json params = json::object()) {
+    sendText(
+        json{{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", method}, {"params", params}}.dump());
+    return receive();
+  }
+  /// Reads until the server closes; true when it did.
+  bool closedByServer() {
+    beast::error_code error;
+    beast::flat_buffer buffer;
+    stream_.read(buffer, error);
+    return bool(error);
+  }
+  const std::string& subprotocol() const { return subprotocol_; }
+
+private:
+  asio::io_context io_;
+  websocket::stream<tcp::socket> stream_;
+  std::string subprotocol_;
+  int id_ = 0;
+};
+
+class ClaudeIde : public ::testing::Test {
+protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("hashline-ide-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "config");
+    fs::create_directories(root_ / "ws");
+    ::setenv("CLAUDE_CONFIG_DIR", (root_ / "config").c_str(), 1);
+    ::setenv("HASHLINE_CLAUDE_IDE_MAX_MESSAGE_BYTES", "64K", 1);
+  }
+  void TearDown() override {
+    ::unsetenv("CLAUDE_CONFIG_DIR");
+    ::unsetenv("HASHLINE_CLAUDE_IDE_MAX_MESSAGE_BYTES");
+    fs::remove_all(root_);
+  }
+  fs::path ideDir() const { return root_ / "config" / "ide"; }
+  std::unique_ptr<LspClient> start(const fs::path& workspace) {
+    LspClientOptions options;
+    options.args = {"lsp", "--claude-ide", "--log-level", "debug"};
+    auto client = std::make_unique<LspClient>(options);
+    client->initialize(json::object(),
+                       {{"rootUri", "file://" + workspace.string()}, {"processId", nullptr}});
+    return client;
+  }
+  json onlyLock() {
+    auto locks = lockFiles(ideDir());
+    EXPECT_EQ(locks.size(), 1u);
+    return locks.empty() ? json() : readJson(locks.front());
+  }
+  fs::path root_;
+};
+
+TEST_F(ClaudeIde, LockFileIsPrivateAndDescribesThisSidecar) {
+  auto client = start(root_ / "ws");
+  auto locks = lockFiles(ideDir());
+  ASSERT_EQ(locks.size(), 1u);
+  struct stat info {};
+  ASSERT_EQ(::stat(ideDir().c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0700u);
+  ASSERT_EQ(::stat(locks.front().c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0600u);
+  json lock = readJson(locks.front());
+  EXPECT_EQ(lock["ideName"], "hashline");
+  EXPECT_EQ(lock["transport"], "ws");
+  EXPECT_EQ(lock["workspaceFolders"], json::array({(root_ / "ws").string()}));
+  EXPECT_EQ(lock["authToken"].get<std::string>().size(), 32u);
+  EXPECT_GT(lock["pid"].get<int>(), 0);
+  EXPECT_EQ(locks.front().stem().string(),
+            std::to_string(std::stoi(locks.front().stem().string())));
+  EXPECT_EQ(client->shutdownAndExit(), 0);
+  EXPECT_TRUE(lockFiles(ideDir()).empty()) << "the lock file outlived a clean exit";
+}
+
+TEST_F(ClaudeIde, HandshakeAndToolsAnswerFromTheLiveState) {
+  auto client = start(root_ / "ws");
+  json lock = onlyLock();
+  const int port = std::stoi(lockFiles(ideDir()).front().stem().string());
+  const std::string uri = "file://" + (root_ / "ws" / "open.txt").string();
+  client->didOpen(uri, "typed, not saved\n", 1);
+  client->sync();
+
+  IdeClient ide(port, lock["authToken"]);
+  EXPECT_EQ(ide.subprotocol(), "mcp");
+  json init = ide.call("initialize", {{"protocolVersion", "2025-11-25"},
+                                      {"capabilities", json::object()},
+                                      {"clientInfo", {{"name", "claude-code"}}}});
+  EXPECT_EQ(init["result"]["protocolVersion"], "2025-11-25");
+  EXPECT_EQ(init["result"]["serverInfo"]["name"], "hashline");
+  ide.sendText(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  ide.sendText(R"({"jsonrpc":"2.0","method":"ide_connected","params":{"pid":4242}})");
+  json tools = ide.call("tools/list");
+  std::vector<std::string> names;
+  for (const json& tool : tools["result"]["tools"])
+    names.push_back(tool["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"getWorkspaceFolders", "getOpenEditors"}));
+
+  json folders =
+      ide.call("tools/call", {{"name", "getWorkspaceFolders"}, {"arguments", json::object()}});
+  json folder_body = json::parse(folders["result"]["content"][0]["text"].get<std::string>());
+  EXPECT_EQ(folder_body["folders"][0]["path"], (root_ / "ws").string());
+  EXPECT_EQ(folder_body["rootPath"], (root_ / "ws").string());
+
+  json editors =
+      ide.call("tools/call", {{"name", "getOpenEditors"}, {"arguments", json::object()}});
+  json editor_body = json::parse(editors["result"]["content"][0]["text"].get<std::string>());
+  ASSERT_EQ(editor_body["tabs"].size(), 1u);
+  EXPECT_EQ(editor_body["tabs"][0]["uri"], uri);
+  EXPECT_EQ(editor_body["tabs"][0]["label"], "open.txt");
+
+  json unknown = ide.call("tools/call", {{"name", "executeCode"}, {"arguments", json::object()}});
+  EXPECT_EQ(unknown["error"]["code"], -32602);
+  json no_method = ide.call("resources/list");
+  EXPECT_EQ(no_method["error"]["code"], -32601);
+  ide.sendText("{not json");
+  EXPECT_EQ(ide.receive()["error"]["code"], -32700);
+  // Still serving after the bad frames.
+  EXPECT_EQ(ide.call("ping")["result"], json::object());
+  EXPECT_NE(client->log().find("Claude Code connected"), std::string::npos);
+
+  // A frame over the cap (64K here) ends the connection; the sidecar goes on.
+  ide.sendText(std::string(100 * 1024, ' '));
+  EXPECT_TRUE(ide.closedByServer());
+  IdeClient again(port, lock["authToken"]);
+  EXPECT_EQ(again.call("ping")["result"], json::object());
+  EXPECT_TRUE(client->running());
+  EXPECT_EQ(client->shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeIde, EveryConnectionWithoutTheTokenIsRefusedBeforeAnyMessage) {
+  auto client = start(root_ / "ws");
+  json lock = onlyLock();
+  const fs::path lock_path = lockFiles(ideDir()).front();
+  const int port = std::stoi(lock_path.stem().string());
+  const std::string token = lock["authToken"];
+  EXPECT_EQ(upgradeStatus(port, {}), 401);
+  EXPECT_EQ(upgradeStatus(
+                port, {{"x-claude-code-ide-authorization", "0123456789abcdef0123456789abcdef"}}),
+            401);
+  EXPECT_EQ(upgradeStatus(port, {{"x-claude-code-ide-authorization", token.substr(0, 31)}}), 401);
+  EXPECT_EQ(upgradeStatus(port, {{"x-claude-code-ide-authorization", token},
+                                 {"Origin", "https://evil.example"}}),
+            403);
+  // Someone replaces the lock file with a token of their own: the server still wants its own.
+  json forged = lock;
+  forged["authToken"] = "ffffffffffffffffffffffffffffffff";
+  std::ofstream(lock_path) << forged.dump();
+  EXPECT_EQ(upgradeStatus(
+                port, {{"x-claude-code-ide-authorization", "ffffffffffffffffffffffffffffffff"}}),
+            401);
+  EXPECT_EQ(upgradeStatus(port, {{"x-claude-code-ide-authorization", token}}), 101);
+  EXPECT_NE(client->log().find("connection refused (403)"), std::string::npos);
+  EXPECT_EQ(client->shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeIde, SecondSidecarGetsItsOwnPortAndSweepsAKilledOnesLock) {
+  fs::create_directories(root_ / "other");
+  auto first = start(root_ / "ws");
+  auto second = start(root_ / "other");
+  auto locks = lockFiles(ideDir());
+  ASSERT_EQ(locks.size(), 2u);
+  EXPECT_NE(locks[0].stem(), locks[1].stem());
+  std::set<std::string> folders;
+  for (const auto& path : locks)
+    folders.insert(readJson(path)["workspaceFolders"][0].get<std::string>());
+  EXPECT_EQ(folders, (std::set<std::string>{(root_ / "ws").string(), (root_ / "other").string()}));
+
+  // kill -9 the first: its lock file stays, and the next sidecar sweeps it (not the second's).
+  json first_lock;
+  for (const auto& path : locks) {
+    json lock = readJson(path);
+    if (lock["workspaceFolders"][0] == (root_ / "ws").string()) first_lock = lock;
+  }
+  ASSERT_EQ(::kill(first_lock["pid"].get<pid_t>(), SIGKILL), 0);
+  first->waitForExit();
+  EXPECT_EQ(lockFiles(ideDir()).size(), 2u);
+  auto third = start(root_ / "ws");
+  auto after = lockFiles(ideDir());
+  EXPECT_EQ(after.size(), 2u);
+  for (const auto& path : after)
+    EXPECT_NE(readJson(path)["pid"], first_lock["pid"]) << "the killed sidecar's lock survived";
+  EXPECT_EQ(second->shutdownAndExit(), 0);
+  EXPECT_EQ(third->shutdownAndExit(), 0);
+  EXPECT_TRUE(lockFiles(ideDir()).empty());
+}
+
+TEST_F(ClaudeIde, OffUnlessAskedFor) {
+  LspClient client;
+  client.initialize(json::object(), {{"rootUri", "file://" + (root_ / "ws").string()}});
+  EXPECT_TRUE(lockFiles(ideDir()).empty());
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+} // namespace
+} // namespace hashline::test
