@@ -31,6 +31,8 @@ constexpr const char* kUsage =
     "  --agent NAME      the agent's name in the journal (default: the client's name)\n"
     "  --log-level L     error, warn (default), info or debug; the log goes to stderr\n"
     "  --tools LIST      offer only these tools, e.g. read,edit,replace,patch (default: all)\n"
+    "  --structured      tool results also carry the result object as structuredContent (for\n"
+    "                    programs; agents hand it to the model beside or instead of the text)\n"
     "  --max-message-bytes N\n"
     "                    answer lines longer than N bytes with an error and skip them; K, M,\n"
     "                    G suffixes (default: 64M)\n"
@@ -41,10 +43,15 @@ constexpr const char* kUsage =
 int runMcpCommand(std::vector<std::string> raw) {
   Arguments args(std::move(raw));
   std::string workspace, session, agent, log_level = "warn", tools = "all", max_bytes;
+  bool structured = false;
   while (!args.done()) {
     if (args.flag("-h") || args.flag("--help")) {
       std::fputs(kUsage, stdout);
       return 0;
+    }
+    if (args.flag("--structured")) {
+      structured = true;
+      continue;
     }
     if (args.option("--workspace", workspace) || args.option("--session", session) ||
         args.option("--agent", agent) || args.option("--log-level", log_level) ||
@@ -100,6 +107,7 @@ int runMcpCommand(std::vector<std::string> raw) {
   mcp::McpServer server(io, std::move(transport), options, caller,
                         std::get<mcp::ToolSelection>(selection));
   if (!agent.empty()) server.keepAgentName();
+  if (structured) server.offerStructuredContent();
   return server.run();
 }
 

@@ -133,7 +133,7 @@ void McpServer::callTool(const json& params, const lsp::Reply& reply) {
                              name.substr(std::string("hashline_").size()) + ": " + *unknown +
                              "\nhint: check the tool's input schema and retry"}}}},
              {"isError", true}});
-  reply.result(mcp::callTool(router_, caller_, name, given));
+  reply.result(mcp::callTool(router_, caller_, name, given, result_shape_));
 }
 
 } // namespace hashline::mcp

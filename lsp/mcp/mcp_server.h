@@ -45,6 +45,8 @@ public:
 
   /// Keeps the agent name given at construction instead of the client's clientInfo.name.
   void keepAgentName() { caller_named_ = true; }
+  /// Tool results also carry the service's result object as structuredContent.
+  void offerStructuredContent() { result_shape_ = ResultShape::TextAndStructured; }
   /// Serves until the input ends; returns the exit code (0 at the end of input, 1 when the
   /// stream failed).
   int run();
@@ -65,6 +67,7 @@ private:
   agent::AgentRouter router_;
   ToolCaller caller_;
   ToolSelection tools_;
+  ResultShape result_shape_ = ResultShape::Text;
   bool caller_named_ = false; // agent name given explicitly (else taken from clientInfo)
   std::string protocol_version_ = kLatestProtocolVersion;
   bool stopping_ = false;

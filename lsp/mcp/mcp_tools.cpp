@@ -283,7 +283,7 @@ bool isTool(const std::string& name) {
 }
 
 json callTool(agent::AgentRouter& router, const ToolCaller& caller, const std::string& name,
-              const json& arguments) {
+              const json& arguments, ResultShape shape) {
   const std::string method = name.substr(std::string("hashline_").size());
   json params = arguments;
   params["session"] = caller.session;
@@ -299,9 +299,9 @@ json callTool(agent::AgentRouter& router, const ToolCaller& caller, const std::s
   json& result = std::get<json>(outcome);
   bool refused = cli::isRefusal(result);
   std::string text = cli::renderResult(method, result, router.diskRoots().front());
-  return json{{"content", {{{"type", "text"}, {"text", std::move(text)}}}},
-              {"structuredContent", std::move(result)},
-              {"isError", refused}};
+  json answer{{"content", {{{"type", "text"}, {"text", std::move(text)}}}}, {"isError", refused}};
+  if (shape == ResultShape::TextAndStructured) answer["structuredContent"] = std::move(result);
+  return answer;
 }
 
 } // namespace hashline::mcp

@@ -28,7 +28,8 @@ fs.writeFileSync(file, "function add(a, b) {\n  return a + b;\n}\n\nmodule.expor
 
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp", "--workspace", workspace],
+  // --structured: this client is a program that reads the result objects, not a model.
+  args: ["mcp", "--workspace", workspace, "--structured"],
   env: { ...process.env },
   stderr: "inherit",
 });

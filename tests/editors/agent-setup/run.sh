@@ -93,7 +93,7 @@ run_agent() { # run_agent NAME: one scratch home + project, setup, CLI run, chec
   check "$agent: the CLI exits 0" bash -c "[ $rc = 0 ] || { tail -20 '$case/agent.out'; false; }"
   check "$agent: the edit the model made through hashline is in a.txt" \
     bash -c "[ \"\$(sed -n 5p '$case/project/a.txt')\" = 'line 5, edited by $agent' ] && [ \$(wc -l <'$case/project/a.txt') = 31 ]"
-  local limit=1.2; [ "$agent" = copilot ] && limit=0 # 0: report only (see README.md)
+  local limit=1.2
   python3 - "$case/requests.jsonl" "$case/plain.txt" "$agent" "$limit" >"$case/bytes.out" 2>&1 <<'PY'
 import json, sys
 reqs = [json.loads(l) for l in open(sys.argv[1])]

@@ -59,7 +59,8 @@ TEST(ExactVersions, DiskVersionsOverMcpFitInADoubleAndRangeEditsAtThemApply) {
         i + 1, "tools/call",
         {{"name", "hashline_read"}, {"arguments", {{"path", "f" + std::to_string(i) + ".txt"}}}});
   }
-  CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(), reads);
+  CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace(), "--structured"},
+                           sandbox.workspace(), reads);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::map<int, json> answers = answersOf(run);
   std::map<int, std::int64_t> versions;
@@ -87,8 +88,8 @@ TEST(ExactVersions, DiskVersionsOverMcpFitInADoubleAndRangeEditsAtThemApply) {
                      {"end", 2},
                      {"content", "edited"},
                      {"version", throughADouble(versions[i])}}}});
-  CliRun edit =
-      runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(), edits);
+  CliRun edit = runHashline({"mcp", "--workspace", sandbox.workspace(), "--structured"},
+                            sandbox.workspace(), edits);
   ASSERT_EQ(edit.exit_code, 0) << edit.err;
   answers = answersOf(edit);
   for (int i = 0; i < 4; ++i) {

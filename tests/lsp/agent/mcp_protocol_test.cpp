@@ -79,17 +79,25 @@ TEST(McpProtocol, ReadEditAndRefusal) {
   json read = lines[2]["result"];
   EXPECT_EQ(read["isError"], false);
   EXPECT_EQ(read["content"][0]["type"], "text");
-  EXPECT_EQ(read["content"][0]["text"].get<std::string>().rfind("# a.txt", 0), 0u);
-  std::string anchor = read["structuredContent"]["lines"][1]["anchor"];
+  // The rows once, as text: what every agent hands the model (no structuredContent by default).
+  const std::string read_text = read["content"][0]["text"];
+  EXPECT_EQ(read_text.rfind("# a.txt", 0), 0u);
+  EXPECT_FALSE(read.contains("structuredContent")) << read;
+  EXPECT_EQ(read["content"].size(), 1u);
+  // The anchor as a model takes it: from the row of line 2 ("2:LLL:BBB→two").
+  const std::size_t row = read_text.find("\n2:");
+  ASSERT_NE(row, std::string::npos) << read_text;
+  std::string anchor = read_text.substr(row + 1, read_text.find("→", row) - row - 1);
+  EXPECT_EQ(anchor.size(), 9u) << read_text;
 
   // Turn 2 (a new server process: the read was remembered): edit, then a stale edit.
   json edit = {{"name", "hashline_edit"},
                {"arguments",
                 {{"path", "a.txt"},
                  {"edits", {{{"op", "replace"}, {"anchor", anchor}, {"content", "TWO"}}}}}}};
-  CliRun second = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(),
-                              initialize("2025-11-25") + request(2, "tools/call", edit) +
-                                  request(3, "tools/call", edit));
+  CliRun second = runHashline(
+      {"mcp", "--workspace", sandbox.workspace(), "--structured"}, sandbox.workspace(),
+      initialize("2025-11-25") + request(2, "tools/call", edit) + request(3, "tools/call", edit));
   lines = outputLines(second);
   ASSERT_EQ(lines.size(), 3u) << second.out << second.err;
   EXPECT_EQ(lines[1]["result"]["isError"], false) << lines[1];

@@ -246,7 +246,7 @@ TEST_F(JournalCliTest, McpToolsListAndUndo) {
            {{"name", "hashline_replace"},
             {"arguments", {{"path", "f.txt"}, {"old", "b\n"}, {"new", "B\n"}}}}) +
       line(5, "tools/call", {{"name", "hashline_log"}, {"arguments", json::object()}});
-  CliRun run = hashline({"mcp", "--workspace", workspace_.path()}, input);
+  CliRun run = hashline({"mcp", "--workspace", workspace_.path(), "--structured"}, input);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::map<int, json> answers;
   std::size_t start = 0;
