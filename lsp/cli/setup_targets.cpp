@@ -14,6 +14,13 @@ std::string env(const char* name, const std::string& fallback) {
   return value && *value ? std::string(value) : fallback;
 }
 
+// codex starts MCP servers with a fixed whitelist of the environment (HOME, PATH, USER, TMPDIR,
+// ...): without these, `hashline mcp` looks for the editor's sidecar in another runtime directory
+// than the one the sidecar registered in, and edits the disk behind the open buffer.
+constexpr const char* kCodexForwardedEnv =
+    "env_vars = [\"XDG_RUNTIME_DIR\", \"HASHLINE_RUNTIME_DIR\", \"XDG_STATE_HOME\", "
+    "\"HASHLINE_STATE_DIR\", \"HASHLINE_SESSION\"]\n";
+
 std::string codexConfig(const std::string& home) {
   return env("CODEX_HOME", home + "/.codex") + "/config.toml";
 }
@@ -68,11 +75,12 @@ std::variant<TargetPlan, std::string> planFor(const std::string& agent, Scope sc
   } else if (agent == "codex") {
     if (project)
       return std::string("codex reads MCP servers only from ~/.codex/config.toml: use --user");
-    plan.files.push_back(TargetFile{.path = codexConfig(home),
-                                    .toml = true,
-                                    .toml_table = "mcp_servers.hashline",
-                                    .toml_text = "[mcp_servers.hashline]\ncommand = " +
-                                                 tomlString(binary) + "\nargs = [\"mcp\"]\n"});
+    plan.files.push_back(
+        TargetFile{.path = codexConfig(home),
+                   .toml = true,
+                   .toml_table = "mcp_servers.hashline",
+                   .toml_text = "[mcp_servers.hashline]\ncommand = " + tomlString(binary) +
+                                "\nargs = [\"mcp\"]\n" + kCodexForwardedEnv});
     if (prefer_hashline)
       plan.notes.push_back("codex has no setting that disables its apply_patch tool; add to your "
                            "AGENTS.md: \"Edit files with the hashline MCP tools (hashline_read, "

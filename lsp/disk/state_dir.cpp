@@ -89,11 +89,19 @@ Result<std::string> runtimeDirectory() {
   std::string dir = envPath("HASHLINE_RUNTIME_DIR");
   if (dir.empty()) {
     // $XDG_RUNTIME_DIR is only used when it exists and is ours: after `su` it often names
-    // another user's (or a vanished) directory, which we must not create or use.
-    struct stat xdg_stat {};
-    if (auto xdg = envPath("XDG_RUNTIME_DIR");
-        !xdg.empty() && ::stat(xdg.c_str(), &xdg_stat) == 0 && S_ISDIR(xdg_stat.st_mode) &&
-        xdg_stat.st_uid == ::geteuid()) {
+    // another user's (or a vanished) directory, which we must not create or use. Without it,
+    // the directory logind gives the user (what $XDG_RUNTIME_DIR names in a desktop session):
+    // programs that start `hashline mcp` with a scrubbed environment (codex does) must still
+    // find the sidecar the editor registered there.
+    auto ours = [](const std::string& path) {
+      struct stat info {};
+      return !path.empty() && ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) &&
+             info.st_uid == ::geteuid();
+    };
+    std::string xdg = envPath("XDG_RUNTIME_DIR");
+    if (xdg.empty() && std::getenv("XDG_RUNTIME_DIR") == nullptr)
+      xdg = "/run/user/" + std::to_string(::geteuid());
+    if (ours(xdg)) {
       dir = xdg + "/hashline";
     } else {
       std::string tmp = envPath("TMPDIR");

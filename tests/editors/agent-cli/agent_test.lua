@@ -1,13 +1,17 @@
--- Real agent CLIs from npm (OpenAI Codex, Gemini CLI) edit files that headless Neovim holds open
--- with unsaved typing (issue 13). Each CLI talks to fake_model.mjs, a scripted local endpoint
--- (Codex: Responses API; Gemini: Gemini API) whose turns make it change line 37 of a.txt and line
--- 28 of b.txt with its own file tools — Codex: `apply_patch` and `sed -i` (write-temp + rename);
--- Gemini: `write_file` and `replace` (in-place truncate + write) — then finish. Per agent: first
--- the CLI runs alone (its writes reach the disk), then beside Neovim with the plugin attached to
--- `hashline lsp`, while the user keeps typing into a.txt. Checks: the typing survives, the agent's
--- change is in each buffer, the disk holds the agent's change and no typing, `hashline log` lists
--- one `reconcile` op by `disk` per file, its undo restores exactly the pre-agent line, and the
--- user's later `:write` is not taken for a foreign write.
+-- Real agent CLIs from npm (Claude Code, OpenAI Codex, Gemini CLI) edit files that headless Neovim
+-- holds open with unsaved typing (issues 13 and 20). Each CLI talks to fake_model.mjs, a scripted
+-- local endpoint (Claude Code: Messages API; Codex: Responses API; Gemini: Gemini API) whose turns
+-- make it change line 37 of a.txt and line 28 of b.txt with its own file tools — Claude Code: `Edit`
+-- and `Write`; Codex: `apply_patch` and `sed -i` (write-temp + rename); Gemini: `write_file` and
+-- `replace` (in-place truncate + write) — then finish. Per agent: first the CLI runs alone (its
+-- writes reach the disk), then beside Neovim with the plugin attached to `hashline lsp`, while the
+-- user keeps typing into a.txt. Checks: the typing survives, the agent's change is in each buffer,
+-- the disk holds the agent's change and no typing, `hashline log` lists one `reconcile` op by `disk`
+-- per file, its undo restores exactly the pre-agent line, and the user's later `:write` is not
+-- taken for a foreign write. Then the MCP path: `hashline setup AGENT --user` in the CLI's private
+-- home, the model reads c.txt (open, with unsaved typing) and edits it by anchor through hashline's
+-- tools; the edit lands in the live buffer, the read the CLI handed the model is at most 1.2x the
+-- bytes of the plain rows, and `setup --undo` leaves no trace.
 local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h')
 local H = dofile(assert(os.getenv('REPO_ROOT')) .. '/tests/editors/nvim-edits/harness.lua')
 local agent_timeout_ms = tonumber(os.getenv('AGENT_TIMEOUT_MS') or '') or 120000
@@ -24,6 +28,8 @@ end
 
 local A_LINES, B_LINES = numbered('a.txt', 40), numbered('b.txt', 30)
 local A_OLD, A_NEW = A_LINES[37], A_LINES[37] .. ', patched by the agent'
+local C_LINES, TYPED_C = numbered('c.txt', 30), 'typed by the user into c.txt, not saved'
+local C_NEW = 'line 05 of c.txt, edited through hashline'
 local B_OLD, B_NEW = B_LINES[28], B_LINES[28] .. ', changed by the agent'
 local function with_line(lines, i, text)
   local out = vim.deepcopy(lines)
@@ -78,6 +84,20 @@ end
 local function tool_output(requests, call_id, nth)
   local seen = 0
   for _, body in ipairs(requests) do
+    for _, message in ipairs(body.messages or {}) do -- Messages API: tool_result blocks
+      for _, block in ipairs(type(message.content) == 'table' and message.content or {}) do
+        if type(block) == 'table' and block.type == 'tool_result' and block.tool_use_id == call_id then
+          if type(block.content) == 'string' then
+            return block.content
+          end
+          local parts = {}
+          for _, part in ipairs(block.content or {}) do
+            table.insert(parts, part.text or vim.fn.json_encode(part))
+          end
+          return table.concat(parts)
+        end
+      end
+    end
     for _, item in ipairs(body.input or {}) do
       if item.type == 'function_call_output' and item.call_id == call_id then
         return type(item.output) == 'string' and item.output or vim.fn.json_encode(item.output)
@@ -172,13 +192,175 @@ AGENTS.gemini = {
   end,
 }
 
+-- Claude Code's config dir inside a private home, seeded so that no dialog stops a run.
+local function claude_config(home, ws)
+  local dir = home .. '/claude-config'
+  vim.fn.mkdir(dir, 'p')
+  local path = dir .. '/.claude.json'
+  local config = vim.fn.filereadable(path) == 1 and vim.fn.json_decode(H.read_file(path)) or {}
+  config.hasCompletedOnboarding = true
+  config.bypassPermissionsModeAccepted = true
+  config.customApiKeyResponses = { approved = { 'sk-ant-fake-key-0123456789' }, rejected = {} }
+  config.projects = type(config.projects) == 'table' and config.projects or {}
+  config.projects[ws] = vim.tbl_extend('force', config.projects[ws] or {}, { hasTrustDialogAccepted = true })
+  H.write_file(path, vim.fn.json_encode(config))
+  return dir
+end
+
+AGENTS.claude = {
+  bin = os.getenv('CLAUDE_BIN'),
+  tools = 'Edit and Write',
+  -- Read + Edit of a.txt, Read + Write (the whole file) of b.txt — Claude Code refuses to change a
+  -- file its model has not read — then a final message.
+  turns = function(ws)
+    return {
+      { { call = 'Read', arguments = { file_path = ws .. '/a.txt' } } },
+      { { call = 'Edit', arguments = { file_path = ws .. '/a.txt', old_string = A_OLD, new_string = A_NEW } } },
+      { { call = 'Read', arguments = { file_path = ws .. '/b.txt' } } },
+      { { call = 'Write', arguments = { file_path = ws .. '/b.txt', content = text_of(B_AFTER) } } },
+      { { text = 'Edited a.txt and b.txt.' } },
+    }
+  end,
+  -- `claude -p` with CLAUDE_CONFIG_DIR in a private home; as root --dangerously-skip-permissions
+  -- needs IS_SANDBOX=1.
+  command = function(ws, home, port)
+    return { AGENTS.claude.bin, '-p', 'Change line 37 of a.txt and line 28 of b.txt.', '--model', 'fake-model',
+      '--dangerously-skip-permissions' },
+      { HOME = home, CLAUDE_CONFIG_DIR = claude_config(home, ws), IS_SANDBOX = '1',
+        ANTHROPIC_BASE_URL = string.format('http://127.0.0.1:%d', port), ANTHROPIC_API_KEY = 'sk-ant-fake-key-0123456789',
+        DISABLE_TELEMETRY = '1', DISABLE_AUTOUPDATER = '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1', NO_COLOR = '1' }
+  end,
+  check_tools = function(requests)
+    local edit_out = tool_output(requests, 'toolu_1_0')
+    H.check(edit_out and edit_out:find('has been updated', 1, true), 'Edit output claude sent the model: ' .. tostring(edit_out))
+    local write_out = tool_output(requests, 'toolu_3_0')
+    H.check(write_out and write_out:find('has been updated', 1, true), 'Write output claude sent the model: ' .. tostring(write_out))
+  end,
+}
+
+-- The first offered tool whose name ends in `suffix` (Responses: tools[].name; Gemini:
+-- tools[].functionDeclarations[].name), or nil.
+local function offered_tool(requests, suffix)
+  for _, body in ipairs(requests) do
+    for _, tool in ipairs(body.tools or {}) do
+      local names = { tool.name }
+      for _, inner in ipairs(tool.type == 'namespace' and tool.tools or {}) do
+        table.insert(names, inner.name) -- codex: an MCP server is a namespace of tools
+      end
+      for _, decl in ipairs(tool.functionDeclarations or {}) do
+        table.insert(names, decl.name)
+      end
+      for _, name in ipairs(names) do
+        if type(name) == 'string' and vim.endswith(name, suffix) then
+          return name
+        end
+      end
+    end
+  end
+end
+
+local function json_file_has_server(bytes, path_to_servers)
+  local ok, decoded = pcall(vim.fn.json_decode, bytes)
+  if not ok or type(decoded) ~= 'table' then
+    return bytes:find('"hashline"', 1, true) ~= nil
+  end
+  return path_to_servers(decoded)
+end
+
+-- The hashline read + anchored edit of c.txt's line 6 (line 5 of the file under the typed line).
+local function mcp_read_edit_turns(read_tool, edit_tool)
+  return {
+    { { call = read_tool, arguments = { path = 'c.txt' } } },
+    { { call = edit_tool, arguments = { path = 'c.txt',
+      edits = { { op = 'replace', anchor = '{{anchor:6}}', content = C_NEW } } } } },
+    { { text = 'Edited c.txt through hashline.' } },
+  }
+end
+
+AGENTS.claude.mcp_turns = function()
+  -- Claude Code defers MCP tools: the model loads them through ToolSearch first, as a real one does.
+  local turns = { { { call = 'ToolSearch', arguments = { query = 'select:mcp__hashline__hashline_read,mcp__hashline__hashline_edit' } } } }
+  vim.list_extend(turns, mcp_read_edit_turns('mcp__hashline__hashline_read', 'mcp__hashline__hashline_edit'))
+  return turns
+end
+AGENTS.claude.mcp_result = function(requests, which)
+  return tool_output(requests, which == 'read' and 'toolu_1_0' or 'toolu_2_0')
+end
+AGENTS.claude.check_mcp_listed = function(requests)
+  H.check(requests[1] and vim.fn.json_encode(requests[1]):find('mcp__hashline__hashline_read', 1, true),
+    'Claude Code did not list hashline_read among its (deferred) tools in its first request')
+  local found = tool_output(requests, 'toolu_0_0') or ''
+  H.check(found:find('hashline_edit', 1, true), 'ToolSearch did not load the hashline tools: ' .. found:sub(1, 400))
+end
+AGENTS.claude.mcp_config_files = function(env)
+  return { env.CLAUDE_CONFIG_DIR .. '/.claude.json', env.CLAUDE_CONFIG_DIR .. '/settings.json' }
+end
+AGENTS.claude.registers_hashline = function(bytes)
+  return json_file_has_server(bytes, function(config)
+    if type(config.mcpServers) == 'table' and config.mcpServers.hashline then
+      return true
+    end
+    for _, project in pairs(type(config.projects) == 'table' and config.projects or {}) do
+      if type(project) == 'table' and type(project.mcpServers) == 'table' and project.mcpServers.hashline then
+        return true
+      end
+    end
+    local perms = type(config.permissions) == 'table' and config.permissions or {}
+    return vim.fn.json_encode(perms):find('hashline', 1, true) ~= nil
+  end)
+end
+
+AGENTS.codex.mcp_turns = function()
+  return mcp_read_edit_turns('*hashline_read', '*hashline_edit')
+end
+AGENTS.codex.mcp_result = function(requests, which)
+  return tool_output(requests, which == 'read' and 'call_0_0' or 'call_1_0')
+end
+AGENTS.codex.check_mcp_listed = function(requests)
+  H.check(offered_tool(requests, 'hashline_read'), 'codex did not offer a hashline_read tool')
+end
+AGENTS.codex.mcp_config_files = function(env)
+  return { env.CODEX_HOME .. '/config.toml' }
+end
+AGENTS.codex.registers_hashline = function(bytes)
+  return bytes:find('mcp_servers.hashline', 1, true) ~= nil
+end
+
+AGENTS.gemini.mcp_turns = function()
+  return mcp_read_edit_turns('*hashline_read', '*hashline_edit')
+end
+AGENTS.gemini.mcp_result = function(requests, which)
+  local name = offered_tool(requests, 'hashline_' .. which)
+  return name and tool_output(requests, name, 1)
+end
+AGENTS.gemini.check_mcp_listed = function(requests)
+  H.check(offered_tool(requests, 'hashline_read'), 'gemini did not offer a hashline_read tool')
+end
+AGENTS.gemini.mcp_config_files = function(env)
+  return { env.HOME .. '/.gemini/settings.json' }
+end
+AGENTS.gemini.registers_hashline = function(bytes)
+  return json_file_has_server(bytes, function(config)
+    return type(config.mcpServers) == 'table' and config.mcpServers.hashline ~= nil
+  end)
+end
+
 -- Runs the agent CLI in `ws` against the fake model as a job (Neovim keeps serving the sidecar
 -- meanwhile). Returns exit code, combined output, the model requests.
-local function run_agent(agent, ws, dir)
-  local model_job, port, log = start_model(dir, agent.turns(ws))
+-- `turns` (default agent.turns(ws)) is the model's script; `before_start(env)`, if given, runs once
+-- the CLI's home and environment are ready, just before it starts.
+local function run_agent(agent, ws, dir, turns, before_start)
+  local model_job, port, log = start_model(dir, turns or agent.turns(ws))
   local home = dir .. '/home'
   vim.fn.mkdir(home, 'p')
   local cmd, env = agent.command(ws, home, port)
+  if before_start then
+    local ok, err = pcall(before_start, env)
+    if not ok then
+      vim.fn.jobstop(model_job)
+      error(err, 0)
+    end
+  end
   local out, code = {}, nil
   local collect = function(_, data) vim.list_extend(out, data) end
   local job = vim.fn.jobstart(cmd, {
@@ -209,6 +391,131 @@ local function check_run(agent, code, output, requests)
 end
 
 local TYPED_A, TYPED_B = 'typed by the user into a.txt ', 'typed by the user into b.txt'
+
+-- Runs `hashline ARGS` in `cwd` with `env` added (H.cli has no env); returns code, stdout+stderr.
+local function cli_env(cwd, args, env)
+  local out, code = {}, nil
+  local cmd = { H.bin }
+  vim.list_extend(cmd, args)
+  local collect = function(_, data) vim.list_extend(out, data) end
+  local job = vim.fn.jobstart(cmd, { cwd = cwd, env = env, on_stdout = collect, on_stderr = collect,
+    on_exit = function(_, c) code = c end })
+  H.check(job > 0, 'could not start ' .. H.bin)
+  vim.fn.chanclose(job, 'stdin')
+  H.check(H.wait(60000, function() return code ~= nil end), 'CLI did not exit: ' .. table.concat(cmd, ' '))
+  return code, table.concat(out, '\n')
+end
+
+-- Every regular file under `dir` (relative path -> bytes).
+local function files_under(dir)
+  local found = {}
+  for _, path in ipairs(vim.fn.globpath(dir, '**', true, true)) do
+    if vim.fn.isdirectory(path) == 0 then
+      found[path:sub(#dir + 2)] = H.read_file(path)
+    end
+  end
+  for _, path in ipairs(vim.fn.globpath(dir, '**/.*', true, true)) do
+    if vim.fn.isdirectory(path) == 0 then
+      found[path:sub(#dir + 2)] = H.read_file(path)
+    end
+  end
+  return found
+end
+
+-- The MCP path for one agent: `hashline setup NAME --user` where the CLI reads it, then a model
+-- that reads c.txt (open in Neovim, unsaved typing on top) and edits its line 6 by the anchor it
+-- copied from the read, through hashline's tools.
+local function mcp_suite(name, agent)
+  local function test(title, fn)
+    return H.test(name .. ': ' .. title, fn)
+  end
+  local dir = H.work .. '/' .. name .. '/mcp'
+  local ws = dir .. '/ws'
+  local bufnr, requests, plain, config_files = nil, nil, nil, {}
+  local opened = test('MCP: c.txt open in Neovim with unsaved typing on top', function()
+    vim.fn.mkdir(ws, 'p')
+    vim.fn.system({ 'git', 'init', '-q', ws })
+    H.write_file(ws .. '/c.txt', text_of(C_LINES))
+    vim.cmd('cd ' .. vim.fn.fnameescape(ws))
+    H.setup()
+    bufnr = H.open(ws .. '/c.txt')
+    vim.api.nvim_buf_set_lines(bufnr, 0, 0, true, { TYPED_C })
+    H.assert_mirrored(bufnr, 'c.txt')
+    local code, out, err = H.cli(ws, { 'read', 'c.txt' })
+    H.eq(0, code, 'hashline read c.txt (stderr ' .. err .. ')')
+    plain = out .. '\n'
+    H.check(plain:find('1:%w+:%w+\u{2192}' .. TYPED_C) or plain:find(TYPED_C, 1, true), 'the read shows the typing: ' .. plain)
+  end)
+  if not opened then
+    H.reset()
+    return
+  end
+
+  local home = dir .. '/home'
+  local setup_env
+  local ran = test('MCP: hashline setup ' .. name .. ' --user registers it; the model reads and edits through it', function()
+    local turns = agent.mcp_turns()
+    local code, output
+    code, output, requests = run_agent(agent, ws, dir, turns, function(env)
+      setup_env = env
+      config_files = files_under(home)
+      local rc, out = cli_env(ws, { 'setup', name, '--user' }, env)
+      H.eq(0, rc, 'hashline setup ' .. name .. ' --user: ' .. out)
+    end)
+    H.eq(0, code, 'exit code (output: ' .. output:sub(-800) .. ')')
+    agent.check_mcp_listed(requests)
+  end)
+  if ran then
+    test('MCP: the edit lands in the live buffer, typing kept, disk untouched, journaled', function()
+      local want = { TYPED_C }
+      vim.list_extend(want, C_LINES)
+      want[6] = C_NEW
+      H.check(H.wait(10000, function() return vim.deep_equal(want, H.lines(bufnr)) end),
+        'c.txt buffer: ' .. vim.inspect(H.lines(bufnr)) .. '\nedit result: ' .. tostring(agent.mcp_result(requests, 'edit')))
+      H.assert_mirrored(bufnr, 'c.txt')
+      H.eq(text_of(C_LINES), H.read_file(ws .. '/c.txt'), 'c.txt on disk (the edit is in the buffer only)')
+      H.check(vim.bo[bufnr].modified, 'c.txt still modified')
+      local code, out, err = H.cli(ws, { 'log', '--json' })
+      H.eq(0, code, 'hashline log --json (stderr ' .. err .. ')')
+      local edits = vim.tbl_filter(function(op) return op.method ~= 'reconcile' end, vim.fn.json_decode(out).ops)
+      H.eq(1, #edits, 'journaled ops: ' .. out)
+      H.check(edits[1].agent ~= 'disk' and edits[1].agent ~= '', 'the op names the agent: ' .. vim.inspect(edits[1].agent))
+    end)
+
+    test('MCP: the read handed to the model is at most 1.2x the plain rows', function()
+      local read = agent.mcp_result(requests, 'read')
+      H.check(read, 'no read result in what ' .. name .. ' sent the model')
+      local edit = agent.mcp_result(requests, 'edit') or ''
+      H.note(string.format('%s: 31-line read handed to the model %d B vs plain hashline read %d B (%.2fx); edit result %d B',
+        name, #read, #plain, #read / #plain, #edit))
+      H.check(#read <= 1.2 * #plain, string.format('read result %d B > 1.2 x %d B: %s', #read, #plain, read:sub(1, 400)))
+      H.check(read:find(TYPED_C, 1, true), 'the read the model got shows the unsaved typing')
+    end)
+  end
+
+  if setup_env then
+    test('MCP: setup --undo (after the CLI rewrote its config) leaves no trace; a second says nothing is left', function()
+      local rc, out = cli_env(ws, { 'setup', name, '--user', '--undo' }, setup_env)
+      H.eq(0, rc, 'hashline setup --undo: ' .. out)
+      local after = files_under(home)
+      for path in pairs(after) do
+        H.check(not path:find('hashline%-backup') and not path:find('hashline%-tmp'), 'left behind: ' .. path)
+      end
+      for _, path in ipairs(agent.mcp_config_files(setup_env)) do
+        local bytes = H.read_file(path)
+        local rel = path:sub(#home + 2)
+        if bytes then
+          H.check(not agent.registers_hashline(bytes), rel .. ' still registers hashline after --undo: ' .. bytes:sub(1, 800))
+        end
+        H.check(bytes ~= nil or config_files[rel] == nil, rel .. ' existed before setup and is gone after --undo')
+      end
+      local rc2, out2 = cli_env(ws, { 'setup', name, '--user', '--undo' }, setup_env)
+      H.eq(0, rc2, 'second hashline setup --undo: ' .. out2)
+      H.check(out2:lower():find('nothing', 1, true), 'the second --undo says nothing is left: ' .. out2)
+    end)
+  end
+  H.reset()
+end
 
 -- The checks for one agent CLI; each PASS/FAIL line starts with its name.
 local function suite(name, agent)
@@ -383,14 +690,15 @@ local function suite(name, agent)
     end
   end
   H.reset()
+  mcp_suite(name, agent)
 end
 
-for _, name in ipairs(vim.split(os.getenv('AGENTS') or 'codex,gemini', ',', { trimempty = true })) do
+for _, name in ipairs(vim.split(os.getenv('AGENTS') or 'claude,codex,gemini', ',', { trimempty = true })) do
   local agent = AGENTS[name]
   if agent then
     suite(name, agent)
   else
-    H.record(false, name .. ': no such agent (AGENTS lists codex, gemini)')
+    H.record(false, name .. ': no such agent (AGENTS lists claude, codex, gemini)')
   end
 end
 vim.cmd('qall!')

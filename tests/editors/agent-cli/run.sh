@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Real agent CLIs editing files open with unsaved typing in headless Neovim (issue 13): installs
-# OpenAI Codex CLI and Gemini CLI from npm into this directory (npm ci: package.json +
-# package-lock.json), then runs agent_test.lua in headless Neovim 0.7.2 with the plugin
+# Real agent CLIs editing files open with unsaved typing in headless Neovim (issues 13, 20):
+# installs Claude Code, OpenAI Codex CLI and Gemini CLI from npm into this directory (npm ci:
+# package.json + package-lock.json), then runs agent_test.lua in headless Neovim with the plugin
 # (editors/nvim) on 'runtimepath'. The CLIs are driven by fake_model.mjs, a scripted local model
 # endpoint. Prints PASS / FAIL / NOTE lines and "agent-cli: N passed, M failed". Exits 0 with a
 # SKIP line only when node/npm are missing or `npm ci` cannot install the CLIs; exits non-zero on
 # any failure.
 # Usage: HASHLINE_BIN=build/hashline tests/editors/agent-cli/run.sh
 # Env: KEEP=1 keeps the work dir; SIDECAR_LOG=1 gives the sidecar a debug log there;
-# AGENTS (default codex,gemini); AGENT_TIMEOUT_MS (default 120000) per CLI run; CODEX_SANDBOX
+# AGENTS (default claude,codex,gemini); AGENT_TIMEOUT_MS (default 120000) per CLI run; CODEX_SANDBOX
 # (default workspace-write).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -23,13 +23,22 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 fi
 codex="$here/node_modules/@openai/codex/bin/codex.js"
 gemini="$here/node_modules/@google/gemini-cli/bundle/gemini.js"
-if [ ! -f "$codex" ] || [ ! -f "$gemini" ] || ! (cd "$here" && npm ls --silent >/dev/null 2>&1); then
+# Claude Code's native binary comes in a per-platform optional dependency; its postinstall copies
+# it over bin/claude.exe, which a run with scripts disabled leaves a stub: run the binary itself.
+case "$(uname -m)" in aarch64 | arm64) claude_arch=arm64 ;; *) claude_arch=x64 ;; esac
+claude="$here/node_modules/@anthropic-ai/claude-code-linux-$claude_arch/claude"
+if [ ! -f "$codex" ] || [ ! -f "$gemini" ] || [ ! -x "$claude" ] || ! (cd "$here" && npm ls --silent >/dev/null 2>&1); then
   if ! install_log="$(cd "$here" && timeout 600 npm ci --no-audit --no-fund 2>&1)"; then
-    echo "SKIP agent-cli: npm ci of @openai/codex and @google/gemini-cli failed: $(echo "$install_log" | tail -3 | tr '\n' ' ')"
+    echo "SKIP agent-cli: npm ci of @anthropic-ai/claude-code, @openai/codex and @google/gemini-cli failed: $(echo "$install_log" | tail -3 | tr '\n' ' ')"
     exit 0
   fi
 fi
 versions=()
+if ! version="$(cd /tmp && timeout 60 "$claude" --version 2>&1)"; then
+  echo "FAIL agent-cli: the installed claude does not run: $version"
+  exit 1
+fi
+versions+=("claude $version")
 for cli in "$codex" "$gemini"; do
   if ! version="$(cd /tmp && timeout 60 node "$cli" --version 2>&1)"; then
     echo "FAIL agent-cli: the installed $(basename "$cli") does not run: $version"
@@ -51,7 +60,7 @@ unset HASHLINE_NO_SIDECAR HASHLINE_WORKSPACE HASHLINE_SESSION HASHLINE_AGENT
 start=$(date +%s)
 echo "NOTE ${versions[*]}" >> "$results"
 rc=0
-WORK="$work" REPO_ROOT="$root" HASHLINE_BIN="$bin" RESULTS="$results" CODEX_BIN="$codex" GEMINI_BIN="$gemini" \
+WORK="$work" REPO_ROOT="$root" HASHLINE_BIN="$bin" RESULTS="$results" CLAUDE_BIN="$claude" CODEX_BIN="$codex" GEMINI_BIN="$gemini" \
   timeout 600 nvim --headless --clean -n -i NONE --cmd "set rtp^=$root/editors/nvim" \
     -c "luafile $here/agent_test.lua" > "$work/nvim.out" 2>&1 || rc=$?
 if [ "$rc" -ne 0 ] || ! grep -q '^\(PASS\|FAIL\)' "$results"; then

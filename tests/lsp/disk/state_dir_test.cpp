@@ -87,11 +87,18 @@ TEST(RuntimeDirectory, LocationsByEnvironment) {
     EXPECT_FALSE(std::filesystem::exists(dir / "vanished-run"));
   }
   {
+    // No $XDG_RUNTIME_DIR at all (codex scrubs it from an MCP server's environment): logind's
+    // /run/user/UID when it is ours, as in a desktop session, else the temp-dir fallback.
     ScopedEnv xdg("XDG_RUNTIME_DIR", std::nullopt);
     ScopedEnv tmp("TMPDIR", dir.path() + "/");
+    const std::string logind = "/run/user/" + std::to_string(::geteuid());
+    struct stat info {};
+    const bool has_logind =
+        ::stat(logind.c_str(), &info) == 0 && S_ISDIR(info.st_mode) && info.st_uid == ::geteuid();
     auto made = runtimeDirectory();
     ASSERT_TRUE(made.ok()) << made.error().message;
-    EXPECT_EQ(*made, dir / ("hashline-" + std::to_string(::geteuid())));
+    EXPECT_EQ(*made, has_logind ? logind + "/hashline"
+                                : std::string(dir / ("hashline-" + std::to_string(::geteuid()))));
     EXPECT_EQ(fileMode(*made), 0700u);
   }
 }
