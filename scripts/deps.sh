@@ -6,7 +6,8 @@ want="${1:-build}"
 pkgs=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libboost-dev libxxhash-dev libssl-dev
       libre2-dev libgtest-dev libgmock-dev git)
 case "$want" in
-  test) pkgs+=(neovim nodejs npm chromium build-essential python3 libkrb5-dev ripgrep zip curl file man-db) ;;
+  test) pkgs+=(neovim nodejs npm chromium build-essential python3 libkrb5-dev ripgrep zip curl file man-db
+             debian-archive-keyring) ;;
   fuzz) pkgs+=(clang libclang-rt-14-dev) ;;
 esac
 missing=()

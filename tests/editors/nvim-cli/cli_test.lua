@@ -1,5 +1,7 @@
--- Headless Neovim 0.7.2 with `hashline lsp` attached through plain vim.lsp.start_client (no
--- plugin), root_dir a temp workspace. A buffer gets unsaved text; the `hashline` CLI, run as a
+-- Headless Neovim (each tested version) with `hashline lsp` attached through a plain LSP client
+-- (no plugin: vim.lsp.start_client, or vim.lsp.start{attach = false} on 0.11+, through the
+-- plugin's version shims in compat.lua), root_dir a temp workspace. A buffer gets unsaved text;
+-- the `hashline` CLI, run as a
 -- separate process, reads that buffer and edits it by anchor: the edit lands in the buffer (the
 -- sidecar sends workspace/applyEdit, Neovim applies it), and the file on disk is untouched.
 -- Writes "PASS name" / "FAIL name: why" lines to $RESULTS, then quits.
@@ -9,6 +11,8 @@ local results = assert(io.open(assert(os.getenv('RESULTS')), 'w'))
 local ws = work .. '/ws'
 local path = ws .. '/todo.txt'
 local disk_text = 'buy milk\nwalk dog\nwrite report\n'
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local compat = dofile(here .. '/../../../editors/nvim/lua/hashline/compat.lua')
 
 local function record(ok, name, why)
   results:write((ok and 'PASS ' or 'FAIL ') .. name .. (ok and '' or (': ' .. tostring(why))) .. '\n')
@@ -52,13 +56,13 @@ f:close()
 
 local client_id, bufnr
 local ok = step('attach', function()
-  client_id = vim.lsp.start_client({
+  client_id = compat.start_client({
     name = 'hashline',
     cmd = { bin, 'lsp', '--log-file', work .. '/hashline.log', '--log-level', 'debug' },
     root_dir = ws,
     workspace_folders = { { uri = vim.uri_from_fname(ws), name = 'ws' } },
   })
-  assert(client_id, 'start_client failed')
+  assert(client_id, 'the client did not start')
   vim.cmd('edit ' .. path)
   bufnr = vim.api.nvim_get_current_buf()
   vim.lsp.buf_attach_client(bufnr, client_id)
@@ -109,7 +113,7 @@ ok = ok and step('stale-anchor-refused', function()
 end)
 
 if client_id then
-  vim.lsp.stop_client(client_id)
+  compat.stop(client_id)
   wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end)
 end
 results:close()

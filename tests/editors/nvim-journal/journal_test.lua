@@ -1,4 +1,5 @@
--- Headless Neovim 0.7.2 with `hashline lsp` attached through plain vim.lsp.start_client. The
+-- Headless Neovim (each tested version) with `hashline lsp` attached through a plain LSP client
+-- (no plugin; started, stopped and called through the plugin's version shims, compat.lua). The
 -- test plays the agent with hashline/<method> LSP requests (the edits come back as
 -- workspace/applyEdit, which Neovim applies to its buffers) and the user with
 -- nvim_buf_set_lines. Writes "PASS name" / "FAIL name: why" lines to $RESULTS, then quits.
@@ -6,6 +7,8 @@ local bin = assert(os.getenv('HASHLINE_BIN'))
 local work = assert(os.getenv('WORK'))
 local results = assert(io.open(assert(os.getenv('RESULTS')), 'w'))
 local ws = work .. '/ws'
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local compat = dofile(here .. '/../../../editors/nvim/lua/hashline/compat.lua')
 
 local function record(ok, name, why)
   results:write((ok and 'PASS ' or 'FAIL ') .. name .. (ok and '' or (': ' .. tostring(why))) .. '\n')
@@ -47,7 +50,7 @@ local bufs = {}
 local function request(method, params)
   local done, result, err = false, nil, nil
   local client = vim.lsp.get_client_by_id(client_id)
-  client.request('hashline/' .. method, params, function(e, r)
+  compat.request(client, 'hashline/' .. method, params, function(e, r)
     err, result, done = e, r, true
   end, bufs['a.txt'])
   assert(wait(30000, function() return done end), method .. ' timed out')
@@ -77,14 +80,14 @@ local function user_insert(name, before1, text)
 end
 
 local ok = step('attach', function()
-  client_id = vim.lsp.start_client({
+  client_id = compat.start_client({
     name = 'hashline',
     cmd = { bin, 'lsp', '--log-file', work .. '/hashline.log', '--log-level', 'debug' },
     root_dir = ws,
     flags = { debounce_text_changes = 0 },
     workspace_folders = { { uri = vim.uri_from_fname(ws), name = 'ws' } },
   })
-  assert(client_id, 'start_client failed')
+  assert(client_id, 'the client did not start')
   for _, name in ipairs({ 'a.txt', 'c.txt' }) do
     vim.cmd('edit ' .. ws .. '/' .. name)
     bufs[name] = vim.api.nvim_get_current_buf()
@@ -200,7 +203,7 @@ ok = ok and step('reject-conflict-when-user-changed-the-hunk', function()
 end)
 
 if client_id then
-  vim.lsp.stop_client(client_id)
+  compat.stop(client_id)
   wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end)
 end
 results:close()

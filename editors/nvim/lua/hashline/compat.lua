@@ -1,21 +1,48 @@
 -- Version shims, so the rest of the plugin is written once for Neovim 0.7 (Debian 12) through the
--- current release: client lookup, client method call style (dot before 0.11, colon after), the
--- buffer version the LSP client last reported, and the :checkhealth reporters. Main loop only.
+-- current release (tested: 0.7.2, 0.10.4, 0.12.4): the current API where this Neovim has it, the
+-- old one where it does not, and nothing that warns as deprecated on any of them — vim.uv,
+-- vim.islist, vim.validate's argument form, starting/stopping/finding LSP clients, the client
+-- method call style (dot before 0.11, colon after), the autocommand/mapping buffer key (`buf`
+-- on 0.12+), attached buffers, the buffer version the client last reported, and the
+-- :checkhealth reporters. Has no dependency on the rest of the plugin (the raw-client test
+-- suites load it with dofile). Main loop only.
 local M = {}
 
 function M.has(version)
   return vim.fn.has('nvim-' .. version) == 1
 end
 
+-- libuv: vim.uv (0.10+) or vim.loop (its old name).
+M.uv = vim.uv or vim.loop
+
+-- vim.islist (0.10+) or vim.tbl_islist.
+M.islist = vim.islist or vim.tbl_islist
+
+-- 0.11 deprecated vim.validate{name = {value, types, optional}} for vim.validate(name, value,
+-- types, optional); one check per call here, in whichever form this Neovim wants.
+local validate_args = M.has('0.11')
+function M.validate(name, value, types, optional)
+  if validate_args then
+    return vim.validate(name, value, types, optional)
+  end
+  return vim.validate({ [name] = { value, types, optional } })
+end
+
+-- `opts` with the buffer key of nvim_create_autocmd/nvim_exec_autocmds/vim.keymap.set set to
+-- `bufnr`: `buf` on 0.12+ (where `buffer` is deprecated), `buffer` before.
+local buf_key = M.has('0.12') and 'buf' or 'buffer'
+function M.with_buf(opts, bufnr)
+  opts[buf_key] = bufnr
+  return opts
+end
+
 -- All LSP clients, optionally only those named `name` and/or attached to `bufnr`.
 function M.get_clients(filter)
   filter = filter or {}
-  local list
   if vim.lsp.get_clients then -- 0.10+
-    list = vim.lsp.get_clients({ bufnr = filter.bufnr, name = filter.name })
-    return list
+    return vim.lsp.get_clients({ bufnr = filter.bufnr, name = filter.name })
   end
-  list = {}
+  local list = {}
   if filter.bufnr then
     for _, client in pairs(vim.lsp.buf_get_clients(filter.bufnr)) do
       table.insert(list, client)
@@ -33,8 +60,37 @@ function M.get_clients(filter)
   return list
 end
 
--- 0.11 made client methods colon methods; the dot form warns there and may go away.
+-- 0.11 made client methods colon methods; the dot form warns there (removal in 0.13).
 local colon_methods = M.has('0.11')
+
+-- Starts a client without attaching any buffer and without reusing a running one (what
+-- vim.lsp.start_client did; 0.11 deprecated it for vim.lsp.start{attach = false}).
+-- Returns the client id or nil.
+function M.start_client(conf)
+  if colon_methods then
+    return vim.lsp.start(conf, {
+      attach = false,
+      reuse_client = function()
+        return false
+      end,
+    })
+  end
+  return vim.lsp.start_client(conf)
+end
+
+-- Stops a client (a client object or id); `force` skips the shutdown request.
+function M.stop(client, force)
+  if type(client) == 'number' then
+    client = vim.lsp.get_client_by_id(client)
+  end
+  if not client then
+    return
+  end
+  if colon_methods then
+    return client:stop(force)
+  end
+  return client.stop(force)
+end
 
 function M.request(client, method, params, handler, bufnr)
   if colon_methods then
@@ -64,10 +120,19 @@ function M.is_stopped(client)
   return client.is_stopped()
 end
 
--- The version the LSP client uses for `bufnr` (what it put in its last didOpen/didChange).
+-- Whether `client` has `bufnr` attached (0.12 stores the buffer's languageId there, older
+-- versions `true`).
+function M.attached(client, bufnr)
+  local buffers = client and client.attached_buffers
+  local value = buffers and buffers[bufnr]
+  return value ~= nil and value ~= false
+end
+
+-- The version the LSP client uses for `bufnr` (what it put in its last didOpen/didChange); the
+-- changedtick for a buffer no client tracks (0.12's table answers 0 for any buffer).
 function M.buf_version(bufnr)
   local versions = vim.lsp.util.buf_versions
-  local version = versions and versions[bufnr]
+  local version = versions and rawget(versions, bufnr)
   if version == nil then
     version = vim.api.nvim_buf_get_changedtick(bufnr)
   end
