@@ -2,8 +2,10 @@
 #include "lsp/ide/ide_feature.h"
 
 #include "lsp/cli/arguments.h"
+#include "lsp/disk/disk_file.h"
 #include "lsp/ide/ide_handshake.h"
 #include "lsp/ide/ide_lock_file.h"
+#include "lsp/ide/ide_open_diff.h"
 #include "lsp/ide/ide_protocol.h"
 #include "lsp/ide/ide_server.h"
 #include "lsp/server/lsp_server.h"
@@ -49,6 +51,7 @@ std::size_t maxMessageBytes() {
 
 // What the feature keeps for the life of the process.
 struct ClaudeIde {
+  std::unique_ptr<IdeOpenDiff> diffs;
   std::unique_ptr<IdeProtocol> protocol;
   std::unique_ptr<IdeServer> server;
   IdeLockInfo lock;
@@ -61,9 +64,17 @@ struct ClaudeIde {
   }
 };
 
+// Whether the editor's buffer for `path` differs from the file on disk (nullopt: not open).
+std::optional<bool> bufferDiffersFromDisk(const LspServer& server, const std::string& path) {
+  const OpenDocument* open = server.documents().findByPath(path);
+  if (open == nullptr) return std::nullopt;
+  auto disk = disk::readFileBytes(path);
+  return !disk || open->document.text().toString() != disk->bytes;
+}
+
 } // namespace
 
-void registerClaudeIde(LspServer& server, AgentService& service) {
+void registerClaudeIde(LspServer& server, HashlineService& service) {
   // Never destroyed, like the agent endpoint: connections may hold replies until the io_context
   // stops, and the io_context dies before static destructors run.
   static auto& ide = *new ClaudeIde();
@@ -74,8 +85,10 @@ void registerClaudeIde(LspServer& server, AgentService& service) {
       log::info("claude ide: swept ", swept, " stale lock file(s) in ", ide.directory);
     std::string token = makeIdeAuthToken();
     if (token.empty()) return log::error("claude ide: no random bytes for a token; not started");
-    ide.protocol =
-        std::make_unique<IdeProtocol>(service, [&server] { return server.workspaceRoots(); });
+    ide.diffs = std::make_unique<IdeOpenDiff>(server, service);
+    ide.protocol = std::make_unique<IdeProtocol>(
+        service, [&server] { return server.workspaceRoots(); }, ide.diffs.get(),
+        [&server](const std::string& path) { return bufferDiffersFromDisk(server, path); });
     ide.server = std::make_unique<IdeServer>(server.io(), *ide.protocol, token, maxMessageBytes());
     Result<int> port = ide.server->listen();
     if (!port) return log::error("claude ide: ", port.error().message);

@@ -13,8 +13,8 @@
 namespace hashline::lsp {
 
 class LspServer;
-class AgentService;
+class HashlineService;
 
-void registerClaudeIde(LspServer& server, AgentService& service);
+void registerClaudeIde(LspServer& server, HashlineService& service);
 
 } // namespace hashline::lsp

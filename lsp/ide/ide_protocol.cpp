@@ -23,9 +23,22 @@ json textContent(const json& value) {
   return {{"content", json::array({{{"type", "text"}, {"text", value.dump()}}})}};
 }
 
-json toolList() {
+std::string baseName(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+json pathArgument() {
+  return {{"type", "object"},
+          {"properties", {{"filePath", {{"type", "string"}}}}},
+          {"required", json::array({"filePath"})}};
+}
+
+} // namespace
+
+json IdeProtocol::toolList() const {
   const json no_arguments = {{"type", "object"}, {"properties", json::object()}};
-  return json::array(
+  json tools = json::array(
       {{{"name", "getWorkspaceFolders"},
         {"description", "The workspace folders of the editor hashline is attached to."},
         {"inputSchema", no_arguments}},
@@ -33,16 +46,35 @@ json toolList() {
         {"description", "The documents open in the editor (its live buffers, unsaved text "
                         "included, as hashline mirrors them)."},
         {"inputSchema", no_arguments}}});
+  if (dirty_)
+    tools.push_back({{"name", "checkDocumentDirty"},
+                     {"description", "Whether a file's editor buffer differs from the disk."},
+                     {"inputSchema", pathArgument()}});
+  if (diffs_) {
+    tools.push_back(
+        {{"name", "openDiff"},
+         {"description", "Proposes a file's new contents: merged into the editor's live buffer "
+                         "(the user's unsaved typing kept) for the user to accept or reject."},
+         {"inputSchema",
+          {{"type", "object"},
+           {"properties",
+            {{"old_file_path", {{"type", "string"}}},
+             {"new_file_path", {{"type", "string"}}},
+             {"new_file_contents", {{"type", "string"}}},
+             {"tab_name", {{"type", "string"}}}}},
+           {"required", json::array({"new_file_path", "new_file_contents"})}}}});
+    tools.push_back({{"name", "close_tab"},
+                     {"description", "Closes a diff tab (hashline's reviews live in the buffer)."},
+                     {"inputSchema",
+                      {{"type", "object"}, {"properties", {{"tab_name", {{"type", "string"}}}}}}}});
+    tools.push_back({{"name", "closeAllDiffTabs"},
+                     {"description", "Closes every diff tab (none: reviews live in the buffer)."},
+                     {"inputSchema", no_arguments}});
+  }
+  return tools;
 }
 
-std::string baseName(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-} // namespace
-
-void IdeProtocol::handle(const json& message, const Send& send) {
+void IdeProtocol::handle(const json& message, const Send& send, std::weak_ptr<void> connection) {
   if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) {
     if (message.is_object() && message.contains("id"))
       send(failure(message["id"], -32600, "not a JSON-RPC request"));
@@ -71,14 +103,45 @@ void IdeProtocol::handle(const json& message, const Send& send) {
   if (!is_request) return; // notifications/initialized and any other notification
   if (method == "ping") return send(reply(id, json::object()));
   if (method == "tools/list") return send(reply(id, {{"tools", toolList()}}));
-  if (method == "tools/call") return callTool(id, params, send);
+  if (method == "tools/call") return callTool(id, params, send, std::move(connection));
   send(failure(id, -32601, "unknown method " + method));
 }
 
-void IdeProtocol::callTool(const json& id, const json& params, const Send& send) {
+void IdeProtocol::callTool(const json& id, const json& params, const Send& send,
+                           std::weak_ptr<void> connection) {
   if (!params.is_object() || !params.contains("name") || !params["name"].is_string())
     return send(failure(id, -32602, "tools/call needs a tool name"));
   const std::string name = params["name"];
+  const json arguments = params.value("arguments", json::object());
+  if (name == "openDiff" && diffs_) {
+    std::string problem;
+    auto request = IdeOpenDiff::parse(arguments, problem);
+    if (!request) return send(failure(id, -32602, "openDiff: " + problem));
+    diffs_->open(
+        std::move(*request), [id, send](json result) { send(reply(id, result)); },
+        std::move(connection));
+    return;
+  }
+  if (name == "close_tab" && diffs_)
+    return send(
+        reply(id, {{"content", json::array({{{"type", "text"}, {"text", "TAB_CLOSED"}}})}}));
+  if (name == "closeAllDiffTabs" && diffs_)
+    return send(reply(
+        id, {{"content", json::array({{{"type", "text"}, {"text", "CLOSED_0_DIFF_TABS"}}})}}));
+  if (name == "checkDocumentDirty" && dirty_) {
+    if (!arguments.is_object() || !arguments.contains("filePath") ||
+        !arguments["filePath"].is_string())
+      return send(failure(id, -32602, "checkDocumentDirty: missing filePath"));
+    const std::string path = arguments["filePath"];
+    std::optional<bool> dirty = dirty_(path);
+    if (!dirty)
+      return send(
+          reply(id, textContent({{"success", false}, {"message", "Document not open: " + path}})));
+    return send(reply(
+        id,
+        textContent(
+            {{"success", true}, {"filePath", path}, {"isDirty", *dirty}, {"isUntitled", false}})));
+  }
   if (name == "getWorkspaceFolders") {
     json folders = json::array();
     const std::vector<std::string> roots = roots_();

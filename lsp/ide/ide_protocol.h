@@ -4,15 +4,20 @@
 // Seen from the real CLI: `initialize` (protocolVersion 2025-11-25), `notifications/initialized`,
 // a notification `ide_connected` {pid}, `tools/list`, then `tools/call` with
 // `_meta["claudecode/toolUseId"]`. Tools served: getWorkspaceFolders, getOpenEditors (the
-// documents the editor has open, as the mirror holds them). Each tool answers MCP content: one
-// text item holding a JSON object, as Claude Code's IDE tools do. Unknown methods with an id get
-// -32601, unknown tools -32602; notifications never get an answer.
+// documents the editor has open, as the mirror holds them), checkDocumentDirty (the buffer
+// against the disk), openDiff (a review of the live buffer: ide_open_diff.h; answered when the
+// user decided), close_tab and closeAllDiffTabs (nothing to close: the review lives in the
+// buffer). Each tool answers MCP content: one text item holding a JSON object, as Claude Code's
+// IDE tools do (openDiff: FILE_SAVED + text, or DIFF_REJECTED + tab name). Unknown methods with
+// an id get -32601, unknown tools -32602; notifications never get an answer.
 // Threading: the owner's io_context (the service's).
 #pragma once
 
+#include "lsp/ide/ide_open_diff.h"
 #include "lsp/service/agent_service.h"
 
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -23,20 +28,28 @@ class IdeProtocol {
 public:
   using Send = std::function<void(nlohmann::json message)>;
   using Roots = std::function<std::vector<std::string>()>;
+  /// Whether the file at a path differs from the editor's buffer (nullopt: not open).
+  using Dirty = std::function<std::optional<bool>(const std::string& path)>;
 
-  IdeProtocol(AgentService& service, Roots roots) : service_(service), roots_(std::move(roots)) {}
+  IdeProtocol(AgentService& service, Roots roots, IdeOpenDiff* diffs = nullptr, Dirty dirty = {})
+      : service_(service), roots_(std::move(roots)), diffs_(diffs), dirty_(std::move(dirty)) {}
 
-  /// Handles one JSON-RPC message of a connection; replies (if any) go to `send`, possibly later.
-  void handle(const nlohmann::json& message, const Send& send);
+  /// Handles one JSON-RPC message of a connection; replies (if any) go to `send`, possibly later
+  /// (never once `connection` expired).
+  void handle(const nlohmann::json& message, const Send& send, std::weak_ptr<void> connection = {});
 
   /// Whether a Claude Code has said `ide_connected` on some connection (doctor, logs).
   bool claudeConnected() const { return claude_connected_; }
 
 private:
-  void callTool(const nlohmann::json& id, const nlohmann::json& params, const Send& send);
+  void callTool(const nlohmann::json& id, const nlohmann::json& params, const Send& send,
+                std::weak_ptr<void> connection);
+  nlohmann::json toolList() const;
 
   AgentService& service_;
   Roots roots_;
+  IdeOpenDiff* diffs_;
+  Dirty dirty_;
   bool claude_connected_ = false;
 };
 

@@ -121,9 +121,12 @@ private:
             {"error", {{"code", -32700}, {"message", "frame is not JSON"}}}});
     } else {
       std::weak_ptr<IdeConnection> weak = shared_from_this();
-      state_->protocol.handle(message, [weak](json reply) {
-        if (auto self = weak.lock()) self->send(std::move(reply));
-      });
+      state_->protocol.handle(
+          message,
+          [weak](json reply) {
+            if (auto self = weak.lock()) self->send(std::move(reply));
+          },
+          std::weak_ptr<void>(weak));
     }
     readNext();
   }

@@ -14,7 +14,7 @@ void registerAllFeatures(LspServer& server) {
   registerTextSync(server); // the buffer mirror
   registerSnapshot(server); // hashline/snapshot
   // hashline.read|edit|... commands, hashline/read|edit|... requests, and the agent socket
-  AgentService& service = registerAgentService(server);
+  HashlineService& service = registerAgentService(server);
   registerAgentEndpoint(server, service);
   registerClaudeIde(server, service); // Claude Code's IDE WebSocket, when asked for
   // Later features register here, e.g. registerReadCommand(server), registerEditCommand(server).

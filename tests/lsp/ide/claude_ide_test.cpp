@@ -1,7 +1,9 @@
 // Claude Code's IDE end inside `hashline lsp --claude-ide`, driven over real pipes and a real
 // WebSocket (Boost.Beast client): the lock file (place, modes, content, removal on exit, sweep
 // after kill -9), the upgrade gate (token, wrong token, browser Origin, a replaced lock file), the
-// MCP handshake and tools, and bad frames (not JSON, over the cap, unknown tool).
+// MCP handshake and tools, bad frames (not JSON, over the cap, unknown tool), and openDiff as a
+// review of the live buffer (accept, reject, a path outside the workspace).
+#include "tests/lsp/support/editor_model.h"
 #include "tests/lsp/support/lsp_client.h"
 
 #include <boost/asio/connect.hpp>
@@ -13,6 +15,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <set>
+#include <thread>
 #include <signal.h>
 #include <sys/stat.h>
 #include <utility>
@@ -78,6 +81,15 @@ public:
     stream_.text(true);
   }
   void sendText(const std::string& text) { stream_.write(asio::buffer(text)); }
+  /// Sends a tools/call without waiting for its answer (openDiff answers when the user decided).
+  int startCall(const std::string& tool, json arguments) {
+    sendText(json{{"jsonrpc", "2.0"},
+                  {"id", ++id_},
+                  {"method", "tools/call"},
+                  {"params", {{"name", tool}, {"arguments", std::move(arguments)}}}}
+                 .dump());
+    return id_;
+  }
   /// Sends a frame the server may hang up on part-way (EPIPE or a reset is then expected).
   void sendTextMayBeCutOff(const std::string& text) {
     beast::error_code ignored;
@@ -185,7 +197,9 @@ TEST_F(ClaudeIde, HandshakeAndToolsAnswerFromTheLiveState) {
   std::vector<std::string> names;
   for (const json& tool : tools["result"]["tools"])
     names.push_back(tool["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"getWorkspaceFolders", "getOpenEditors"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"getWorkspaceFolders", "getOpenEditors", "checkDocumentDirty",
+                                      "openDiff", "close_tab", "closeAllDiffTabs"}));
 
   json folders =
       ide.call("tools/call", {{"name", "getWorkspaceFolders"}, {"arguments", json::object()}});
@@ -274,6 +288,121 @@ TEST_F(ClaudeIde, SecondSidecarGetsItsOwnPortAndSweepsAKilledOnesLock) {
   EXPECT_EQ(second->shutdownAndExit(), 0);
   EXPECT_EQ(third->shutdownAndExit(), 0);
   EXPECT_TRUE(lockFiles(ideDir()).empty());
+}
+
+// Plays the editor for one workspace/applyEdit of the sidecar: applies it to `buffer`, answers
+// applied, and sends the didChange.
+void applyNextEdit(LspClient& client, EditorModel& buffer) {
+  json request = client.waitServerRequest("workspace/applyEdit");
+  ASSERT_FALSE(request.is_null()) << client.log();
+  const json& change = request["params"]["edit"]["documentChanges"][0];
+  ASSERT_EQ(change["textDocument"]["version"], buffer.version) << request;
+  std::vector<json> changes = buffer.applyTextEdits(change["edits"]);
+  client.respond(request["id"], {{"applied", true}});
+  client.didChange(buffer.uri, ++buffer.version, changes);
+  client.sync();
+}
+
+// The op of the pending hunks of `session` on `path` (0 when none).
+std::uint64_t pendingOp(LspClient& client, const std::string& path) {
+  json pending = client.callResult("hashline/pending", {{"path", path}});
+  for (const json& file : pending["files"])
+    for (const json& hunk : file["hunks"])
+      if (hunk["agent"] == "claude-code") return hunk["op"].get<std::uint64_t>();
+  return 0;
+}
+
+TEST_F(ClaudeIde, OpenDiffIsAReviewOfTheLiveBufferAcceptedOrRejected) {
+  const fs::path file = root_ / "ws" / "f.txt";
+  std::ofstream(file) << "one\ntwo\nthree\nfour\n";
+  LspClientOptions options;
+  options.args = {"lsp", "--claude-ide", "--log-level", "debug"};
+  LspClient client(options);
+  client.initialize({{"workspace", {{"applyEdit", true}}}},
+                    {{"rootUri", "file://" + (root_ / "ws").string()}, {"processId", nullptr}});
+  const int port = std::stoi(lockFiles(ideDir()).front().stem().string());
+  const std::string token = readJson(lockFiles(ideDir()).front())["authToken"];
+  // The user typed a line at the top and has not saved.
+  EditorModel buffer("file://" + file.string(), "typed, not saved\none\ntwo\nthree\nfour\n");
+  client.didOpen(buffer.uri, buffer.text, buffer.version);
+  client.sync();
+
+  IdeClient ide(port, token);
+  ide.call("initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()}});
+  std::vector<std::string> names;
+  json tools = ide.call("tools/list");
+  for (const json& tool : tools["result"]["tools"])
+    names.push_back(tool["name"]);
+  EXPECT_NE(std::find(names.begin(), names.end(), "openDiff"), names.end()) << tools;
+  json dirty = ide.call(
+      "tools/call", {{"name", "checkDocumentDirty"}, {"arguments", {{"filePath", file.string()}}}});
+  EXPECT_EQ(json::parse(dirty["result"]["content"][0]["text"].get<std::string>())["isDirty"], true);
+
+  // Claude Code proposes line 3 changed (from the disk text it read): merged into the buffer
+  // under the typing, one op by claude-code, pending review; the answer waits.
+  int call = ide.startCall("openDiff", {{"old_file_path", file.string()},
+                                        {"new_file_path", file.string()},
+                                        {"new_file_contents", "one\ntwo\nTHREE by claude\nfour\n"},
+                                        {"tab_name", "f.txt (claude)"}});
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, "typed, not saved\none\ntwo\nTHREE by claude\nfour\n");
+  const std::uint64_t op = pendingOp(client, file.string());
+  ASSERT_NE(op, 0u) << client.log();
+  client.callResult("hashline/accept", {{"op", std::to_string(op)}});
+  json saved = ide.receive();
+  EXPECT_EQ(saved["id"], call);
+  ASSERT_EQ(saved["result"]["content"].size(), 2u) << saved;
+  EXPECT_EQ(saved["result"]["content"][0]["text"], "FILE_SAVED");
+  EXPECT_EQ(saved["result"]["content"][1]["text"], buffer.text);
+  json log = client.callResult("hashline/log", {{"path", file.string()}});
+  ASSERT_EQ(log["ops"].size(), 1u) << log;
+  EXPECT_EQ(log["ops"][0]["agent"], "claude-code");
+  EXPECT_EQ(log["ops"][0]["method"], "openDiff");
+  // Claude Code writes the text it was given; that is the buffer's own text, not a foreign write.
+  std::ofstream(file) << buffer.text;
+  // Give the reconciler time to see that write (its settle time is well below this).
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  EXPECT_TRUE(client.takeNotifications("hashline/reconciled").empty())
+      << "Claude Code's own write of the accepted text was taken for a foreign write";
+
+  // A second proposal, rejected: the review's reject reverts it; the answer says so.
+  const std::string before = buffer.text;
+  call = ide.startCall("openDiff", {{"new_file_path", file.string()},
+                                    {"new_file_contents", buffer.text + "five\n"},
+                                    {"tab_name", "second"}});
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, before + "five\n");
+  const std::uint64_t second = pendingOp(client, file.string());
+  ASSERT_NE(second, 0u);
+  client.request("hashline/reject", {{"op", std::to_string(second)}});
+  applyNextEdit(client, buffer);
+  json rejected = ide.receive();
+  EXPECT_EQ(rejected["id"], call);
+  EXPECT_EQ(rejected["result"]["content"][0]["text"], "DIFF_REJECTED");
+  EXPECT_EQ(rejected["result"]["content"][1]["text"], "second");
+  EXPECT_EQ(buffer.text, before);
+
+  // Outside the workspace, or not text: a tool error, nothing changes.
+  json outside = ide.call("tools/call", {{"name", "openDiff"},
+                                         {"arguments",
+                                          {{"new_file_path", (root_ / "elsewhere.txt").string()},
+                                           {"new_file_contents", "x\n"}}}});
+  EXPECT_EQ(outside["result"]["isError"], true) << outside;
+  EXPECT_EQ(
+      outside["result"]["content"][0]["text"].get<std::string>().rfind("OUTSIDE_WORKSPACE", 0), 0u);
+  json binary = ide.call("tools/call", {{"name", "openDiff"},
+                                        {"arguments",
+                                         {{"new_file_path", file.string()},
+                                          {"new_file_contents", std::string("a\0b\n", 4)}}}});
+  EXPECT_EQ(binary["result"]["isError"], true) << binary;
+  json missing = ide.call("tools/call", {{"name", "openDiff"}, {"arguments", json::object()}});
+  EXPECT_EQ(missing["error"]["code"], -32602);
+  EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
+  json after = client.callResult("hashline/log", {{"path", file.string()}});
+  for (const json& entry : after["ops"])
+    EXPECT_NE(entry["method"], "reconcile")
+        << "Claude Code's own write was taken for a foreign one";
+  EXPECT_EQ(client.shutdownAndExit(), 0);
 }
 
 TEST_F(ClaudeIde, OffUnlessAskedFor) {
