@@ -159,6 +159,26 @@ void checkAgents(Report& report, const std::string& project_dir, const std::stri
                      "hashline setup " + file.agent.substr(0, file.agent.find(' ')) +
                          (file.agent.find("user") != std::string::npos ? " --user" : ""));
   }
+  // Claude Code reads $CLAUDE_CONFIG_DIR/.claude.json when that is set, not ~/.claude.json: an
+  // entry left there (a setup before the variable was set) is one Claude does not load.
+  std::string claude_user = setup::claudeUserFile(home);
+  setup::RegistrationFile ignored{
+      "claude (user)", home + "/.claude.json", false, {"mcpServers", "hashline"}, {}};
+  if (ignored.path != claude_user && registeredCommand(ignored)) {
+    bool loaded =
+        registeredCommand({"claude (user)", claude_user, false, {"mcpServers", "hashline"}, {}})
+            .has_value();
+    std::string text = "claude (user): " + ignored.path +
+                       " registers hashline, but CLAUDE_CONFIG_DIR is set: Claude Code reads " +
+                       claude_user + " instead";
+    if (loaded)
+      report.info(text + " (hashline is registered there too)");
+    else
+      report.problem(text,
+                     "hashline setup claude --user (with CLAUDE_CONFIG_DIR set as Claude runs "
+                     "it); the old entry goes with env -u CLAUDE_CONFIG_DIR hashline setup "
+                     "claude --user --undo");
+  }
   if (registered == 0)
     report.problem("no agent has hashline registered as an MCP server",
                    "hashline setup claude (or codex, gemini, vscode-copilot)");

@@ -41,6 +41,14 @@ std::string tomlString(const std::string& text) {
 
 } // namespace
 
+std::string claudeConfigDir(const std::string& home) {
+  return env("CLAUDE_CONFIG_DIR", home + "/.claude");
+}
+
+std::string claudeUserFile(const std::string& home) {
+  return env("CLAUDE_CONFIG_DIR", home) + "/.claude.json";
+}
+
 const std::vector<std::string>& agentNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> all = {"claude", "codex", "gemini", "vscode-copilot"};
@@ -63,15 +71,15 @@ std::variant<TargetPlan, std::string> planFor(const std::string& agent, Scope sc
   TargetPlan plan;
   if (agent == "claude") {
     plan.files.push_back(TargetFile{
-        .path = project ? project_dir + "/.mcp.json" : home + "/.claude.json",
+        .path = project ? project_dir + "/.mcp.json" : claudeUserFile(home),
         .json_changes = {{{"mcpServers", "hashline"},
                           OrderedJson{{"type", "stdio"}, {"command", binary}, {"args", args}}}}});
     if (prefer_hashline)
-      plan.files.push_back(
-          TargetFile{.path = (project ? project_dir : home) + "/.claude/settings.json",
-                     .json_changes = {{{"permissions", "deny"},
-                                       OrderedJson::array({"Edit", "Write", "MultiEdit"}),
-                                       true}}});
+      plan.files.push_back(TargetFile{
+          .path = (project ? project_dir + "/.claude" : claudeConfigDir(home)) + "/settings.json",
+          .json_changes = {{{"permissions", "deny"},
+                            OrderedJson::array({"Edit", "Write", "MultiEdit"}),
+                            true}}});
   } else if (agent == "codex") {
     if (project)
       return std::string("codex reads MCP servers only from ~/.codex/config.toml: use --user");
@@ -116,7 +124,7 @@ std::vector<RegistrationFile> registrationFiles(const std::string& project_dir,
                                                 const std::string& home) {
   std::vector<RegistrationFile> files = {
       {"claude (project)", project_dir + "/.mcp.json", false, {"mcpServers", "hashline"}, {}},
-      {"claude (user)", home + "/.claude.json", false, {"mcpServers", "hashline"}, {}},
+      {"claude (user)", claudeUserFile(home), false, {"mcpServers", "hashline"}, {}},
       {"codex (user)", codexConfig(home), true, {}, "mcp_servers.hashline"},
       {"gemini (project)",
        project_dir + "/.gemini/settings.json",

@@ -1,9 +1,9 @@
 // Where each agent keeps its MCP registration and its edit-tool settings, for `hashline setup`
 // and `hashline doctor`: the files (per scope), their format, and the entries hashline adds.
 //
-// Claude Code: `.mcp.json` (project) or `~/.claude.json` (user), `mcpServers.hashline`;
-//   --prefer-hashline denies its Edit/Write/MultiEdit tools in `.claude/settings.json` or
-//   `~/.claude/settings.json` (`permissions.deny`).
+// Claude Code: `.mcp.json` (project) or `$CLAUDE_CONFIG_DIR/.claude.json` (user; `~/.claude.json`
+//   when unset), `mcpServers.hashline`; --prefer-hashline denies its Edit/Write/MultiEdit tools in
+//   `.claude/settings.json` or `$CLAUDE_CONFIG_DIR/settings.json` (default `~/.claude/`).
 // Codex: `$CODEX_HOME/config.toml` (default `~/.codex/config.toml`), table
 //   `[mcp_servers.hashline]`; user scope only. It has no setting that turns its apply_patch off.
 // Gemini CLI: `.gemini/settings.json` or `~/.gemini/settings.json`, `mcpServers.hashline`;
@@ -34,6 +34,12 @@ struct TargetPlan {
   std::vector<TargetFile> files;
   std::vector<std::string> notes; // what the user should know (no file for it)
 };
+
+/// Claude Code's config directory: $CLAUDE_CONFIG_DIR, else ~/.claude (settings.json lives there).
+std::string claudeConfigDir(const std::string& home);
+/// The file Claude Code reads user- and local-scope MCP servers and project approvals from:
+/// $CLAUDE_CONFIG_DIR/.claude.json, else ~/.claude.json.
+std::string claudeUserFile(const std::string& home);
 
 /// The agents `setup` knows, in help order.
 const std::vector<std::string>& agentNames();

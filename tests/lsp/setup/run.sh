@@ -30,7 +30,7 @@ fresh() { # a fresh copy of the fixtures; HOME and the project point into it
   cp -r "$here/fixtures" "$scratch/case"
   export HOME="$scratch/case/home" HASHLINE_STATE_DIR="$scratch/case/state"
   export XDG_CONFIG_HOME="$HOME/.config" HASHLINE_RUNTIME_DIR="$scratch/case/run"
-  unset CODEX_HOME
+  unset CODEX_HOME CLAUDE_CONFIG_DIR
   project="$scratch/case/project"
   cd "$project"
 }
@@ -61,6 +61,43 @@ check "claude: second run says so" grep -q "already set up" "$scratch/again.out"
 "$bin" setup claude --undo >/dev/null
 check "claude: --undo restores every file byte-exact" test "$before" = "$(snapshot)"
 check "claude: --undo removes the backup" test ! -e "$HOME/.claude.json.hashline-backup"
+
+# --- claude with CLAUDE_CONFIG_DIR: every path uses $CLAUDE_CONFIG_DIR/.claude.json and settings.json
+fresh
+mkdir -p "$scratch/case/claude-config"
+cp "$HOME/.claude.json" "$scratch/case/claude-config/.claude.json"
+before="$(snapshot)"
+ccd="$scratch/case/claude-config"
+CLAUDE_CONFIG_DIR="$ccd" "$bin" setup claude --user --prefer-hashline --dry-run >"$scratch/dry.out"
+check "claude CLAUDE_CONFIG_DIR --dry-run: writes nothing" test "$before" = "$(snapshot)"
+check "claude CLAUDE_CONFIG_DIR --dry-run: diff of \$CLAUDE_CONFIG_DIR/.claude.json" \
+  grep -q "^+++ $ccd/.claude.json" "$scratch/dry.out"
+check "claude CLAUDE_CONFIG_DIR --dry-run: diff of \$CLAUDE_CONFIG_DIR/settings.json" \
+  grep -q "^+++ $ccd/settings.json" "$scratch/dry.out"
+check "claude CLAUDE_CONFIG_DIR --dry-run: nothing creates the config dir" test ! -e "$ccd/settings.json"
+CLAUDE_CONFIG_DIR="$ccd" "$bin" setup claude --user --prefer-hashline >"$scratch/ccd.out"
+check "claude CLAUDE_CONFIG_DIR --user: registered in \$CLAUDE_CONFIG_DIR/.claude.json" \
+  json_is "$ccd/.claude.json" "d['mcpServers']['hashline']['command'] == '$bin' and 'filesystem' in d['mcpServers']"
+check "claude CLAUDE_CONFIG_DIR --user: ~/.claude.json untouched" cmp "$HOME/.claude.json" \
+  "$here/fixtures/home/.claude.json"
+check "claude CLAUDE_CONFIG_DIR --prefer-hashline: \$CLAUDE_CONFIG_DIR/settings.json" \
+  json_is "$ccd/settings.json" "d['permissions']['deny'] == ['Edit', 'Write', 'MultiEdit']"
+check "claude CLAUDE_CONFIG_DIR --prefer-hashline: no ~/.claude/settings.json" test ! -e "$HOME/.claude"
+PATH="$(dirname "$bin"):$PATH" CLAUDE_CONFIG_DIR="$ccd" "$bin" doctor >"$scratch/doctor.out" 2>&1 || true
+check "doctor CLAUDE_CONFIG_DIR: the file Claude reads is registered" \
+  grep -q "ok    claude (user): registered in $ccd/.claude.json" "$scratch/doctor.out"
+PATH="$(dirname "$bin"):$PATH" "$bin" doctor >"$scratch/doctor.out" 2>&1 || true
+check "doctor without CLAUDE_CONFIG_DIR: ~/.claude.json is not registered" \
+  bash -c "! grep -q 'claude (user): registered' '$scratch/doctor.out'"
+CLAUDE_CONFIG_DIR="$ccd" "$bin" setup claude --user --undo >/dev/null
+check "claude CLAUDE_CONFIG_DIR --undo: both files as they were" test "$before" = "$(snapshot)"
+# An entry in ~/.claude.json (setup run before CLAUDE_CONFIG_DIR was set) is one Claude ignores.
+"$bin" setup claude --user >/dev/null
+PATH="$(dirname "$bin"):$PATH" CLAUDE_CONFIG_DIR="$ccd" "$bin" doctor >"$scratch/doctor.out" 2>&1 &&
+  status=0 || status=$?
+check "doctor CLAUDE_CONFIG_DIR: an entry only in ~/.claude.json fails (exit 1)" test "$status" = 1
+check "doctor CLAUDE_CONFIG_DIR: says Claude reads the other file, and the fix" \
+  bash -c "grep -q 'CLAUDE_CONFIG_DIR is set: Claude Code reads $ccd/.claude.json instead' '$scratch/doctor.out' && grep -q 'fix: hashline setup claude --user' '$scratch/doctor.out'"
 
 # --- codex: TOML table appended, comments and other tables byte-identical -------------------------
 fresh
