@@ -3,6 +3,9 @@
 -- text, and telling "the server lacks this feature" (pending) from a real failure.
 local H = {}
 
+-- The plugin's version shims (loads no other plugin module), for the tests' own LSP calls.
+H.compat = require('hashline.compat')
+
 H.work = assert(os.getenv('WORK'), 'WORK not set')
 H.bin = assert(os.getenv('HASHLINE_BIN'), 'HASHLINE_BIN not set')
 H.results_path = assert(os.getenv('RESULTS'), 'RESULTS not set')
@@ -133,7 +136,7 @@ function H.open(path, text)
   local hashline = require('hashline')
   local attached = H.wait(15000, function()
     local client = hashline.client(bufnr)
-    return client ~= nil and client.initialized and client.attached_buffers[bufnr] == true
+    return client ~= nil and client.initialized and H.compat.attached(client, bufnr)
   end)
   if not attached then
     error('the hashline client never attached to ' .. path .. ' (server did not start or initialize?)', 2)

@@ -185,6 +185,9 @@ H.run({
     local other = H.work .. '/edit/plain/race.txt'
     vim.fn.mkdir(H.work .. '/edit/plain/.git', 'p')
     local b = H.open(other, 'one\ntwo\nthree\n')
+    -- 0.10+ send didOpen with version 0, and Neovim's handler checks no edit for version 0 (it
+    -- would apply this one to the wrong line): a change that keeps the text moves the version on.
+    vim.api.nvim_buf_set_lines(b, 0, 1, true, { 'one' })
     local default = vim.lsp.handlers['workspace/applyEdit']
     local calls, typed = 0, false
     vim.lsp.handlers['workspace/applyEdit'] = function(...)

@@ -10,8 +10,8 @@ local root = H.work .. '/reconcile-save-order/proj'
 
 -- Busy for `ms` without running the event loop, as a synchronous linter would.
 local function busy(ms)
-  local start = vim.loop.hrtime()
-  while vim.loop.hrtime() - start < ms * 1e6 do
+  local start = H.compat.uv.hrtime()
+  while H.compat.uv.hrtime() - start < ms * 1e6 do
   end
 end
 
@@ -31,13 +31,12 @@ H.run({
     local path = root .. '/formatted.txt'
     local bufnr = H.open(path, H.numbered(10))
     -- Defined after the plugin's BufWritePre, so the formatter's change is not sent before the write.
-    vim.api.nvim_create_autocmd('BufWritePre', {
-      buffer = bufnr,
+    vim.api.nvim_create_autocmd('BufWritePre', H.compat.with_buf({
       callback = function()
         local first = vim.api.nvim_buf_get_lines(bufnr, 0, 1, true)[1]
         vim.api.nvim_buf_set_lines(bufnr, 0, 1, true, { first:upper() })
       end,
-    })
+    }, bufnr))
     local saves = tonumber(os.getenv('HASHLINE_RECONCILE_SAVES') or '20')
     for _ = 1, saves do
       H.type_keys('ggIx<Esc>')

@@ -16,9 +16,9 @@ local refused_although_codex_applies = { ['015_failure_after_partial_success_lea
 
 local function scenario_names()
   local names = {}
-  local handle = assert(vim.loop.fs_scandir(scenarios_dir))
+  local handle = assert(H.compat.uv.fs_scandir(scenarios_dir))
   while true do
-    local name, kind = vim.loop.fs_scandir_next(handle)
+    local name, kind = H.compat.uv.fs_scandir_next(handle)
     if not name then
       break
     end

@@ -1,8 +1,11 @@
 -- Shared helpers of the nvim-edits suite (loaded with dofile by codex_test.lua and race_test.lua):
 -- PASS / FAIL lines for run.sh, files and trees on disk, buffer text as Neovim holds and writes
 -- it, the hashline CLI run as a job (so Neovim keeps serving the sidecar while it waits), and the
--- plugin's sidecar mirror compared with the buffer.
+-- plugin's sidecar mirror compared with the buffer. Also loaded by tests/editors/agent-cli.
+-- Works on every tested Neovim (0.7.2, 0.10, 0.12) through the plugin's version shims, H.compat.
 local H = {}
+
+H.compat = require('hashline.compat')
 
 H.bin = assert(os.getenv('HASHLINE_BIN'), 'HASHLINE_BIN not set')
 H.work = assert(os.getenv('WORK'), 'WORK not set')
@@ -73,12 +76,12 @@ end
 function H.tree(dir)
   local out = {}
   local function walk(sub)
-    local handle = vim.loop.fs_scandir(sub == '' and dir or (dir .. '/' .. sub))
+    local handle = H.compat.uv.fs_scandir(sub == '' and dir or (dir .. '/' .. sub))
     if not handle then
       return
     end
     while true do
-      local name, kind = vim.loop.fs_scandir_next(handle)
+      local name, kind = H.compat.uv.fs_scandir_next(handle)
       if not name then
         break
       end
@@ -173,7 +176,7 @@ function H.open(path)
   local hashline = require('hashline')
   local attached = H.wait(20000, function()
     local client = hashline.client(bufnr)
-    return client ~= nil and client.initialized and client.attached_buffers[bufnr] == true
+    return client ~= nil and client.initialized and H.compat.attached(client, bufnr)
   end)
   H.check(attached, 'the hashline client never attached to ' .. path)
   return bufnr
@@ -213,11 +216,10 @@ function H.reset()
       pcall(vim.api.nvim_buf_delete, bufnr, { force = true })
     end
   end
-  local clients = vim.lsp.get_active_clients()
-  for _, client in ipairs(clients) do
-    client.stop()
+  for _, client in ipairs(H.compat.get_clients()) do
+    H.compat.stop(client)
   end
-  H.wait(10000, function() return #vim.lsp.get_active_clients() == 0 end)
+  H.wait(10000, function() return #H.compat.get_clients() == 0 end)
 end
 
 return H

@@ -89,7 +89,7 @@ local function new_typist(bufnr)
     if timer then
       return
     end
-    timer = vim.loop.new_timer()
+    timer = H.compat.uv.new_timer()
     timer:start(math.max(delay, 0), TYPE_EVERY_MS, vim.schedule_wrap(function()
       if timer then
         type_once()

@@ -69,7 +69,7 @@ local function check(name, buf)
   if snap.lineCount ~= breaks + 1 then
     table.insert(problems, 'lineCount ' .. snap.lineCount .. ' ~= ' .. (breaks + 1))
   end
-  local tick = rawget(vim.lsp.util.buf_versions, buf)
+  local tick = vim.lsp.util.buf_versions[buf]
   if tick and snap.version ~= tick then
     table.insert(problems, 'version ' .. snap.version .. ' ~= buffer version ' .. tick)
   end

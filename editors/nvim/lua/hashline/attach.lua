@@ -18,12 +18,12 @@ local function notify(msg, level)
 end
 
 local function is_dir(path)
-  local stat = vim.loop.fs_stat(path)
+  local stat = compat.uv.fs_stat(path)
   return stat ~= nil and stat.type == 'directory'
 end
 
 local function exists(path)
-  return vim.loop.fs_stat(path) ~= nil
+  return compat.uv.fs_stat(path) ~= nil
 end
 
 local function parent(dir)
@@ -54,7 +54,7 @@ function M.root_for(path)
     end
     dir = parent(dir)
   end
-  local cwd = vim.loop.cwd()
+  local cwd = compat.uv.cwd()
   if cwd and (start == cwd or start:sub(1, #cwd + 1) == cwd .. '/') then
     return cwd
   end
@@ -160,22 +160,70 @@ local function needs_confirmation(edit)
   return false
 end
 
--- On Neovim < 0.12 (which applies annotated edits without asking): the user's confirm_prompt.
--- Returns false when the user declined.
+-- Asks the user about an edit that needs confirmation. Returns false when the user declined,
+-- else the params to hand Neovim's handler. The prompt is confirm_prompt (a function, or true for
+-- a confirm() dialog). When it is nil, Neovim before 0.12 applies annotated edits without asking,
+-- and so does the plugin; 0.12+ would ask with its own dialog, but a "No" there skips the edit
+-- and still answers applied=true, so the plugin asks with the same dialog itself and answers
+-- applied=false on a "No". Once the user accepted, Neovim gets a copy with needsConfirmation
+-- cleared, so 0.12 does not ask a second time.
 local function confirmed(params)
   local prompt = config.get().confirm_prompt
-  if prompt == nil or compat.has('0.12') or not needs_confirmation(params.edit) then
-    return true
+  if not needs_confirmation(params.edit) then
+    return params
+  end
+  if prompt == nil and not compat.has('0.12') then
+    return params
   end
   if type(prompt) == 'function' then
-    return prompt(params) ~= false
+    if prompt(params) == false then
+      return false
+    end
+  else
+    local lines = {}
+    for _, annotation in pairs(params.edit.changeAnnotations) do
+      table.insert(lines, tostring(annotation.description or annotation.label))
+    end
+    local text = 'hashline: apply ' .. tostring(params.label or 'the agent edit') .. '?\n' .. table.concat(lines, '\n')
+    if vim.fn.confirm(text, '&Apply\n&Decline', 1) ~= 1 then
+      return false
+    end
   end
-  local lines = {}
+  params = vim.deepcopy(params)
   for _, annotation in pairs(params.edit.changeAnnotations) do
-    table.insert(lines, tostring(annotation.description or annotation.label))
+    if type(annotation) == 'table' then
+      annotation.needsConfirmation = false
+    end
   end
-  local text = 'hashline: apply ' .. tostring(params.label or 'the agent edit') .. '?\n' .. table.concat(lines, '\n')
-  return vim.fn.confirm(text, '&Apply\n&Decline', 1) == 1
+  return params
+end
+
+-- Neovim 0.10's vim.lsp.util.apply_text_edits appends an extra empty line when an edit inserts at
+-- the very end of the buffer (a range starting at the line count: the past-the-end position a
+-- file with a final newline has; 0.7 and 0.12 apply it right). Such an insert is rewritten, before
+-- Neovim's handler sees it, into the same change expressed from the start of the last line —
+-- replace (last, 0)-(count, 0) with the last line, a newline and the inserted text — which 0.10
+-- applies right. Only when no other edit of that document touches the last line.
+local eof_insert_bug = compat.has('0.10') and not compat.has('0.12')
+
+local function fix_eof_inserts(edits, bufnr)
+  local count = vim.api.nvim_buf_line_count(bufnr)
+  local at_end, others_touch_last = {}, false
+  for _, text_edit in ipairs(edits) do
+    local range = text_edit.range
+    if range.start.line >= count and range['end'].line >= count then
+      table.insert(at_end, text_edit)
+    elseif range['end'].line >= count - 1 then
+      others_touch_last = true
+    end
+  end
+  if #at_end ~= 1 or others_touch_last then
+    return
+  end
+  local text_edit = at_end[1]
+  local last = vim.api.nvim_buf_get_lines(bufnr, count - 1, count, true)[1]
+  text_edit.range = { start = { line = count - 1, character = 0 }, ['end'] = { line = count, character = 0 } }
+  text_edit.newText = last .. '\n' .. text_edit.newText
 end
 
 -- workspace/applyEdit for the hashline client. With strict_versions, every TextDocumentEdit's
@@ -198,10 +246,14 @@ function M.apply_edit_handler(err, params, ctx, handler_config)
           return { applied = false, failureReason = reason }
         end
         table.insert(touched, bufnr)
+        if eof_insert_bug and type(change.edits) == 'table' then
+          fix_eof_inserts(change.edits, bufnr)
+        end
       end
     end
   end
-  if not confirmed(params) then
+  params = confirmed(params)
+  if not params then
     return { applied = false, failureReason = 'the user declined the edit' }
   end
   for _, bufnr in ipairs(touched) do
@@ -330,6 +382,13 @@ function M.attach(bufnr)
   local cfg = config.get()
   local root = M.root_for(vim.api.nvim_buf_get_name(bufnr))
   local client_id = client_by_root[root]
+  if not alive(client_id) then -- one started for this root by vim.lsp.enable('hashline')?
+    for _, client in ipairs(compat.get_clients({ name = M.client_name })) do
+      if client.config and client.config.root_dir == root and not compat.is_stopped(client) then
+        client_id = client.id
+      end
+    end
+  end
   if alive(client_id) then
     vim.lsp.buf_attach_client(bufnr, client_id)
     return client_id
@@ -358,11 +417,37 @@ function M.attach(bufnr)
   return client_id
 end
 
+-- The configuration lsp/hashline.lua hands Neovim 0.11+'s vim.lsp.config, so that
+-- vim.lsp.enable('hashline') starts the same client as the plugin's autostart: the same server
+-- command, capabilities, handlers and init options (from require('hashline').setup{} when it ran
+-- before, else the defaults), root_dir a function that attaches only the buffers M.eligible
+-- accepts, at the root M.root_for finds. The plugin's W12/reload handling (hashline.reconcile)
+-- is installed on the first attach when setup{} did not install it.
+function M.lsp_config()
+  local conf = client_config(vim.fn.getcwd())
+  conf.cmd_cwd = nil
+  conf.workspace_folders = nil -- derived from root_dir by Neovim
+  conf.root_dir = function(bufnr, on_dir)
+    if M.eligible(bufnr) then
+      on_dir(M.root_for(vim.api.nvim_buf_get_name(bufnr)))
+    end
+  end
+  conf.filetypes = config.get().filetypes
+  local on_attach = conf.on_attach
+  conf.on_attach = function(client, bufnr)
+    if not require('hashline').did_setup and not M.reconcile_enabled then
+      M.reconcile_enabled = true
+      require('hashline.reconcile').enable()
+    end
+    return on_attach(client, bufnr)
+  end
+  return conf
+end
+
 -- True once the client is initialized and has sent didOpen for `bufnr`.
 function M.ready(client_id, bufnr)
   local client = vim.lsp.get_client_by_id(client_id)
-  return client ~= nil and client.initialized == true and client.attached_buffers ~= nil
-    and client.attached_buffers[bufnr] == true
+  return client ~= nil and client.initialized == true and compat.attached(client, bufnr)
 end
 
 -- setup() hook: attach on read/new/filetype/rename, deferred one tick so the filetype is known.

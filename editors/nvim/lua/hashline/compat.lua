@@ -128,11 +128,12 @@ function M.attached(client, bufnr)
   return value ~= nil and value ~= false
 end
 
--- The version the LSP client uses for `bufnr` (what it put in its last didOpen/didChange); the
--- changedtick for a buffer no client tracks (0.12's table answers 0 for any buffer).
+-- The version the LSP client uses for `bufnr` (what it put in its last didOpen/didChange). 0.12
+-- keeps no entry until the first change and answers 0, the didOpen version, for a missing one
+-- (older versions answer nil: then the changedtick, which they send in didOpen).
 function M.buf_version(bufnr)
   local versions = vim.lsp.util.buf_versions
-  local version = versions and rawget(versions, bufnr)
+  local version = versions and versions[bufnr]
   if version == nil then
     version = vim.api.nvim_buf_get_changedtick(bufnr)
   end

@@ -1,6 +1,8 @@
 -- Options of the hashline plugin: the defaults, the merge of the user's table from
 -- require('hashline').setup{}, and the checks on it. Read by every other module through
 -- config.get(); main loop only.
+local compat = require('hashline.compat')
+
 local M = {}
 
 M.defaults = {
@@ -50,9 +52,9 @@ M.defaults = {
   -- Ask the server to send every agent edit for confirmation (initializationOptions.confirmEdits);
   -- a request's own `confirm` still wins.
   confirm_edits = false,
-  -- How an edit that needs confirmation is confirmed on Neovim < 0.12 (0.12+ prompts itself):
-  -- nil = applied without a prompt (as Neovim does), true = a confirm() dialog, or a
-  -- function(params) returning true to apply, false to decline.
+  -- How an edit that needs confirmation is confirmed: nil = as Neovim does (before 0.12 applied
+  -- without a prompt; 0.12+ a confirm() dialog, asked by the plugin so a "No" is answered
+  -- honestly), true = a confirm() dialog, or a function(params) returning false to decline.
   confirm_prompt = nil,
   -- What the sidecar does when another program (an agent's own edit tool, git, sed) writes a file
   -- open here: 'merge' (default) merges the write into the buffer, keeping unsaved typing and
@@ -64,11 +66,12 @@ M.defaults = {
 local current = vim.deepcopy(M.defaults)
 
 -- Every option name (the defaults table cannot list the ones whose default is nil).
-local known = {}
-for _, name in ipairs({ 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_filetypes', 'max_filesize',
+local option_names = { 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_filetypes', 'max_filesize',
   'root_markers', 'root_dir', 'tier', 'session', 'agent_socket', 'position_encoding', 'debounce',
   'strict_versions', 'timeout', 'init_options', 'on_attach', 'review_signs', 'review_sign_text', 'review_debounce',
-  'confirm_edits', 'confirm_prompt', 'reconcile' }) do
+  'confirm_edits', 'confirm_prompt', 'reconcile' }
+local known = {}
+for _, name in ipairs(option_names) do
   known[name] = true
 end
 
@@ -82,31 +85,36 @@ end
 -- Merges `user` over the defaults and makes it the current configuration. Errors on bad types.
 function M.setup(user)
   user = user or {}
-  vim.validate({
-    cmd = { user.cmd, { 'table', 'string' }, true },
-    cmd_env = { user.cmd_env, 'table', true },
-    autostart = { user.autostart, 'boolean', true },
-    filetypes = { user.filetypes, 'table', true },
-    exclude_filetypes = { user.exclude_filetypes, 'table', true },
-    max_filesize = { user.max_filesize, 'number', true },
-    root_markers = { user.root_markers, 'table', true },
-    root_dir = { user.root_dir, 'function', true },
-    tier = { user.tier, 'string', true },
-    session = { user.session, 'string', true },
-    agent_socket = { user.agent_socket, 'boolean', true },
-    position_encoding = { user.position_encoding, 'string', true },
-    debounce = { user.debounce, 'number', true },
-    strict_versions = { user.strict_versions, 'boolean', true },
-    timeout = { user.timeout, 'number', true },
-    init_options = { user.init_options, 'table', true },
-    on_attach = { user.on_attach, 'function', true },
-    review_signs = { user.review_signs, 'boolean', true },
-    review_sign_text = { user.review_sign_text, 'string', true },
-    review_debounce = { user.review_debounce, 'number', true },
-    confirm_edits = { user.confirm_edits, 'boolean', true },
-    confirm_prompt = { user.confirm_prompt, { 'boolean', 'function' }, true },
-    reconcile = { user.reconcile, 'string', true },
-  })
+  local types = {
+    cmd = { 'table', 'string' },
+    cmd_env = 'table',
+    autostart = 'boolean',
+    filetypes = 'table',
+    exclude_filetypes = 'table',
+    max_filesize = 'number',
+    root_markers = 'table',
+    root_dir = 'function',
+    tier = 'string',
+    session = 'string',
+    agent_socket = 'boolean',
+    position_encoding = 'string',
+    debounce = 'number',
+    strict_versions = 'boolean',
+    timeout = 'number',
+    init_options = 'table',
+    on_attach = 'function',
+    review_signs = 'boolean',
+    review_sign_text = 'string',
+    review_debounce = 'number',
+    confirm_edits = 'boolean',
+    confirm_prompt = { 'boolean', 'function' },
+    reconcile = 'string',
+  }
+  for _, name in ipairs(option_names) do
+    if types[name] then
+      compat.validate(name, user[name], types[name], true)
+    end
+  end
   if user.reconcile and not vim.tbl_contains({ 'off', 'clean', 'merge' }, user.reconcile) then
     error("hashline: reconcile must be 'off', 'clean' or 'merge', got " .. vim.inspect(user.reconcile))
   end

@@ -46,7 +46,7 @@ local function buffer_for_uri(uri)
 end
 
 local function file_state(path)
-  local stat = vim.loop.fs_stat(path)
+  local stat = compat.uv.fs_stat(path)
   if not stat then
     return nil
   end
@@ -88,9 +88,8 @@ local function arm_write(bufnr, path)
     return
   end
   local group = vim.api.nvim_create_augroup('hashline_reconciled_write_' .. bufnr, { clear = true })
-  vim.api.nvim_create_autocmd('BufWriteCmd', {
+  vim.api.nvim_create_autocmd('BufWriteCmd', compat.with_buf({
     group = group,
-    buffer = bufnr,
     nested = true,
     callback = function(args)
       pcall(vim.api.nvim_del_augroup_by_id, group)
@@ -99,7 +98,7 @@ local function arm_write(bufnr, path)
       if not (own_file and whole and vim.deep_equal(file_state(path), merged_state)) then
         return vim.cmd("'[,']write " .. vim.fn.fnameescape(args.file)) -- Neovim's own write
       end
-      vim.api.nvim_exec_autocmds('BufWritePre', { buffer = bufnr, modeline = false })
+      vim.api.nvim_exec_autocmds('BufWritePre', compat.with_buf({ modeline = false }, bufnr))
       local file, err = io.open(path, 'wb')
       if not file then
         return notify('cannot write ' .. path .. ': ' .. tostring(err), vim.log.levels.ERROR)
@@ -107,10 +106,10 @@ local function arm_write(bufnr, path)
       file:write(file_bytes(bufnr))
       file:close()
       vim.bo[bufnr].modified = false
-      vim.api.nvim_exec_autocmds('BufWritePost', { buffer = bufnr, modeline = false })
+      vim.api.nvim_exec_autocmds('BufWritePost', compat.with_buf({ modeline = false }, bufnr))
       take_timestamp(bufnr) -- the buffer equals the file now: Neovim stores its timestamp
     end,
-  })
+  }, bufnr))
 end
 
 -- FileChangedShell for every buffer (an autocommand for it replaces Neovim's own prompt, so the
@@ -182,7 +181,7 @@ end
 -- BufWritePre: tells the buffer's sidecar that Neovim is about to write it (textDocument/willSave,
 -- which Neovim 0.7 does not send). The sidecar then takes the write as the editor's own even when
 -- the didChange of the text written comes after it (a formatter run on save, debounced changes).
--- client.notify also sends the pending didChange first. `:w other-file` is no save of the buffer.
+-- The client's notify also sends the pending didChange first. `:w other-file` is no save of the buffer.
 function M.announce_save(args)
   local client = attach.client_of(args.buf)
   if not client or not enabled() then
@@ -192,7 +191,7 @@ function M.announce_save(args)
   if name == '' or vim.fn.fnamemodify(args.file, ':p') ~= vim.fn.fnamemodify(name, ':p') then
     return
   end
-  client.notify('textDocument/willSave', { textDocument = { uri = vim.uri_from_bufnr(args.buf) }, reason = 1 })
+  compat.notify(client, 'textDocument/willSave', { textDocument = { uri = vim.uri_from_bufnr(args.buf) }, reason = 1 })
 end
 
 -- Installs the FileChangedShell and BufWritePre autocommands (setup()).

@@ -62,7 +62,7 @@ local function send(bufnr, method, params, timeout_ms, done)
     finish(nil, err)
     return function() end
   end
-  local started = vim.loop.now()
+  local started = compat.uv.now()
   local function go()
     if finished then
       return
@@ -72,7 +72,7 @@ local function send(bufnr, method, params, timeout_ms, done)
       return finish(nil, failure(M.NO_CLIENT, 'the hashline client exited'))
     end
     if not attach.ready(client_id, bufnr) then
-      if vim.loop.now() - started > timeout_ms then
+      if compat.uv.now() - started > timeout_ms then
         return finish(nil, failure(M.NOT_READY, 'the hashline server did not initialize in time'))
       end
       return vim.defer_fn(go, 10)
@@ -106,7 +106,7 @@ function M.run(bufnr, method, params, opts)
   local timeout_ms = opts.timeout or config.get().timeout
   if opts.callback then
     local cancel
-    local timer = vim.loop.new_timer()
+    local timer = compat.uv.new_timer()
     cancel = send(bufnr, method, params, timeout_ms, function(result, err)
       if timer then
         timer:stop()

@@ -7,6 +7,7 @@
 local config = require('hashline.config')
 local request = require('hashline.request')
 local attach = require('hashline.attach')
+local compat = require('hashline.compat')
 
 local M = {}
 
@@ -174,7 +175,7 @@ end
 function M.schedule_refresh(bufnr, delay)
   local s = buf_state(bufnr)
   if not s.timer then
-    s.timer = vim.loop.new_timer()
+    s.timer = compat.uv.new_timer()
   end
   s.timer:stop()
   s.timer:start(delay or config.get().review_debounce, 0, vim.schedule_wrap(function()
@@ -212,13 +213,12 @@ function M.watch(bufnr)
       s.watching = false
     end,
   })
-  vim.api.nvim_create_autocmd('BufWipeout', {
-    buffer = bufnr,
+  vim.api.nvim_create_autocmd('BufWipeout', compat.with_buf({
     once = true,
     callback = function()
       M.forget(bufnr)
     end,
-  })
+  }, bufnr))
   M.schedule_refresh(bufnr, 0)
 end
 
@@ -404,8 +404,8 @@ local function map_quickfix()
   end
   local maps = { a = { 'accept', false }, r = { 'reject', false }, A = { 'accept', true }, R = { 'reject', true } }
   for key, spec in pairs(maps) do
-    vim.keymap.set('n', key, act(spec[1], spec[2]), { buffer = qfbuf, nowait = true,
-      desc = 'hashline: ' .. spec[1] .. (spec[2] and ' the whole op' or ' this hunk') })
+    vim.keymap.set('n', key, act(spec[1], spec[2]), compat.with_buf({ nowait = true,
+      desc = 'hashline: ' .. spec[1] .. (spec[2] and ' the whole op' or ' this hunk') }, qfbuf))
   end
 end
 
