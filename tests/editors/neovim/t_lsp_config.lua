@@ -1,8 +1,9 @@
 -- The plugin's lsp/hashline.lua, Neovim 0.11+'s way to set up a language server, without
 -- require('hashline').setup{}: on 0.11+ vim.lsp.config('hashline', {cmd}) + vim.lsp.enable('hashline')
 -- attach a file buffer, the Lua API reads and edits through that client, the plugin's disk-write
--- handling is installed, setup{}'s autostart then reuses the same client for the same root, and
--- :checkhealth hashline reports no warning or error. Before 0.11 (no vim.lsp.config), the same
+-- handling is installed, :checkhealth hashline reports no warning or error (it names the running
+-- client's binary), setup{}'s autostart then reuses the same client for the same root, and
+-- :checkhealth stays clean. Before 0.11 (no vim.lsp.config), the same
 -- config table starts a client by hand (vim.lsp.start, or start_client on 0.7) that attaches and
 -- serves reads: lsp/hashline.lua is valid on every version.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/harness.lua')
@@ -82,6 +83,21 @@ H.run({
     end
     H.eq(1, #vim.api.nvim_get_autocmds({ group = 'hashline_reconcile', event = 'FileChangedShell' }),
       'FileChangedShell handled (no W12 prompt over merged writes)')
+  end },
+
+  { 'checkhealth-without-setup', function()
+    vim.cmd('checkhealth hashline')
+    local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    vim.cmd('tabclose')
+    H.check(not report:find('ERROR'), 'no error:\n' .. report)
+    H.check(report:find('OK:? hashline %S+ %(' .. vim.pesc(vim.fn.exepath(H.bin))),
+      "the running client's binary reported OK:\n" .. report)
+    if has_config then
+      H.check(not report:find('WARN'), 'no warning with vim.lsp.enable and no setup{}:\n' .. report)
+      H.check(report:find("vim.lsp.enable%('hashline'%) attaches"), 'vim.lsp.enable reported:\n' .. report)
+    else
+      H.check(report:find('WARN[^\n]*setup{} has not been called'), 'setup{} missing is a warning:\n' .. report)
+    end
   end },
 
   { 'setup-autostart-reuses-the-client', function()

@@ -17,7 +17,11 @@ local function check_neovim(h)
   local v = vim.version()
   local text = string.format('Neovim %d.%d.%d', v.major, v.minor, v.patch)
   if compat.has('0.7') then
-    h.ok(text .. (vim.lsp.start and ' (vim.lsp.start)' or ' (vim.lsp.start_client)'))
+    local how = vim.lsp.start and 'vim.lsp.start' or 'vim.lsp.start_client'
+    if vim.lsp.config and vim.lsp.enable then
+      how = how .. "; vim.lsp.enable('hashline') available (lsp/hashline.lua)"
+    end
+    h.ok(text .. ' (' .. how .. ')')
   else
     h.error(text .. ': hashline needs Neovim 0.7 or newer')
   end
@@ -25,6 +29,12 @@ end
 
 local function check_binary(h, cfg)
   local bin = cfg.cmd and cfg.cmd[1]
+  -- a running client's own command (vim.lsp.config('hashline', {cmd}) may set another one)
+  local running = compat.get_clients({ name = 'hashline' })[1]
+  local running_cmd = running and running.config and running.config.cmd
+  if type(running_cmd) == 'table' and type(running_cmd[1]) == 'string' then
+    bin = running_cmd[1]
+  end
   if type(bin) ~= 'string' or vim.fn.executable(bin) ~= 1 then
     h.error("hashline binary not found: '" .. tostring(bin) .. "'",
       { "install hashline or set cmd = { '/path/to/hashline', 'lsp' } in require('hashline').setup{}" })
@@ -40,10 +50,22 @@ local function check_binary(h, cfg)
   h.ok(string.format('hashline %s (%s)', version, path))
 end
 
+-- vim.lsp.enable('hashline') is in effect (0.11+; vim.lsp.is_enabled from 0.12).
+local function lsp_enabled()
+  if vim.lsp.is_enabled then
+    return vim.lsp.is_enabled('hashline')
+  end
+  return type(vim.lsp._enabled_configs) == 'table' and vim.lsp._enabled_configs.hashline ~= nil
+end
+
 local function check_setup(h, cfg)
-  if not require('hashline').did_setup then
+  if not require('hashline').did_setup and lsp_enabled() then
+    h.ok("vim.lsp.enable('hashline') attaches file buffers (setup{} not called: default options)")
+  elseif not require('hashline').did_setup then
     h.warn("require('hashline').setup{} has not been called: nothing attaches automatically",
       { "call require('hashline').setup{} in your init.lua" })
+  end
+  if not require('hashline').did_setup then
     return
   end
   h.ok(string.format('setup done: autostart=%s, agent_socket=%s, tier=%s, position_encoding=%s, debounce=%d ms',
