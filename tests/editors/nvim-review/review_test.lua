@@ -305,11 +305,50 @@ ok = ok and step('cli-confirm-flag-sends-annotations', function()
   expect_lines(expected)
 end)
 
-step('checkhealth-ok', function()
+-- With confirm_prompt unset: 0.12+ asks (the plugin's own confirm(), since a "No" in Neovim's
+-- dialog is answered applied=true) and a "No" is refused; older versions apply without asking.
+ok = ok and step('confirm-default-of-this-version', function()
+  local answers, prompts = {}, {}
+  local real_confirm = vim.fn.confirm
+  vim.fn.confirm = function(msg, ...)
+    table.insert(prompts, msg)
+    return table.remove(answers, 1) or 1
+  end
+  local function send(old, new)
+    assert(hashline.read(bufnr, { session = 'agent4' }).status == 'ok', 'read')
+    return assert(hashline.replace(bufnr, { { old = old, new = new } }, { session = 'agent4', confirm = true }))
+  end
+  local okc, err = pcall(function()
+    if vim.fn.has('nvim-0.12') == 1 then
+      answers = { 2 } -- Decline
+      local declined = send('line 48\n', 'D48\n')
+      assert(declined.status == 'refused' and declined.error.code == 'EDITOR_REJECTED', vim.inspect(declined))
+      assert(#prompts == 1 and prompts[1]:find('hashline: apply', 1, true), 'prompts: ' .. vim.inspect(prompts))
+      expect_lines(expected)
+      answers = { 1 } -- Apply
+      local accepted = send('line 49\n', 'A49\n')
+      assert(accepted.status == 'applied', vim.inspect(accepted))
+      assert(#prompts == 2, 'asked once per edit, not again by Neovim: ' .. vim.inspect(prompts))
+      expected[51] = 'A49'
+    else
+      local applied = send('line 49\n', 'A49\n')
+      assert(applied.status == 'applied', vim.inspect(applied))
+      assert(#prompts == 0, 'asked on a Neovim that applies without asking: ' .. vim.inspect(prompts))
+      expected[51] = 'A49'
+    end
+    expect_lines(expected)
+  end)
+  vim.fn.confirm = real_confirm
+  if not okc then
+    error(err, 0)
+  end
+end)
+
+step('checkhealth-clean', function()
   vim.cmd('checkhealth hashline')
   local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
   assert(text:find('OK', 1, true), 'no OK in: ' .. text)
-  assert(not text:find('ERROR', 1, true), 'errors in: ' .. text)
+  assert(not text:find('ERROR', 1, true) and not text:find('WARN', 1, true), 'warnings or errors in: ' .. text)
 end)
 
 results:close()

@@ -4,8 +4,9 @@
 # CLI gets 3 signs at the right lines, the signs follow the user's typing, :HashlineReview lists
 # the hunks in the quickfix list at their current lines, the quickfix mappings reject / accept
 # hunks (the user's typing kept, the buffer unsaved), and an edit sent with `confirm` (LSP change
-# annotations, needsConfirmation) applies — or is refused when the user declines. Any
-# deprecation fails.
+# annotations, needsConfirmation) applies — or is refused when the user declines; without
+# confirm_prompt 0.12+ asks once (a "No" is refused) and older versions apply without asking;
+# :checkhealth hashline has no warning or error. Any deprecation fails.
 # Usage: HASHLINE_BIN=build/hashline tests/editors/nvim-review/run.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -27,7 +28,7 @@ failed=$(grep -c '^FAIL' "$RESULTS" 2>/dev/null || true)
 echo "nvim-review: ${passed:-0} passed, ${failed:-0} failed (Neovim $nvim_version)"
 clean=0
 nvim_guard_check "$WORK/nvim.out" || clean=1
-if [ "$rc" -ne 0 ] || [ "${failed:-0}" -ne 0 ] || [ "${passed:-0}" -lt 14 ] || [ "$clean" -ne 0 ]; then
+if [ "$rc" -ne 0 ] || [ "${failed:-0}" -ne 0 ] || [ "${passed:-0}" -lt 15 ] || [ "$clean" -ne 0 ]; then
   echo "nvim-review: FAILED (nvim exit $rc; logs in $WORK)" >&2
   cat "$WORK/nvim.out" >&2 || true
   exit 1
