@@ -142,6 +142,71 @@ std::optional<std::string> registeredCommand(const setup::RegistrationFile& file
   return node->is_object() ? node->value("command", std::string()) : std::string();
 }
 
+OrderedJson readJson(const std::string& path) {
+  auto text = readFile(path);
+  OrderedJson document =
+      text ? OrderedJson::parse(*text, nullptr, false, /*ignore_comments=*/true) : OrderedJson();
+  return document.is_object() ? document : OrderedJson::object();
+}
+
+bool listsHashline(const OrderedJson& settings, const char* key) {
+  if (!settings.contains(key) || !settings[key].is_array()) return false;
+  for (const auto& name : settings[key])
+    if (name == "hashline") return true;
+  return false;
+}
+
+/// Whether Claude Code loads the hashline entry of the project's .mcp.json, decided as Claude
+/// Code 2.1.332 does (checked with its `claude mcp list`): "hashline" in disabledMcpjsonServers
+/// of any settings file turns it off; it is approved by enabledMcpjsonServers or
+/// enableAllProjectMcpServers in the user's settings, or in the project's .claude/settings.json or
+/// .claude/settings.local.json once the folder is trusted (projects["<dir>"].hasTrustDialogAccepted
+/// in the user file, which also holds the older per-project lists Claude moves into
+/// settings.local.json); otherwise it is pending approval.
+struct Approval {
+  enum class State { Approved, Pending, Disabled } state = State::Pending;
+  std::string where; // the file that decides it
+};
+Approval claudeProjectApproval(const std::string& project_dir, const std::string& home) {
+  std::string user_file = setup::claudeUserFile(home);
+  OrderedJson user = readJson(user_file);
+  OrderedJson legacy = OrderedJson::object();
+  if (user.contains("projects") && user["projects"].is_object() &&
+      user["projects"].contains(project_dir) && user["projects"][project_dir].is_object())
+    legacy = user["projects"][project_dir];
+  const bool trusted = legacy.value("hasTrustDialogAccepted", false) == true;
+  struct Source {
+    std::string path;
+    OrderedJson settings;
+    bool counts; // its approvals count (the user's always, the project's once trusted)
+  };
+  std::vector<Source> sources = {
+      {setup::claudeConfigDir(home) + "/settings.json",
+       readJson(setup::claudeConfigDir(home) + "/settings.json"), true},
+      {project_dir + "/.claude/settings.json", readJson(project_dir + "/.claude/settings.json"),
+       trusted},
+      {project_dir + "/.claude/settings.local.json",
+       readJson(project_dir + "/.claude/settings.local.json"), trusted},
+      {user_file + " projects[\"" + project_dir + "\"]", legacy, trusted},
+  };
+  for (const auto& source : sources)
+    if (listsHashline(source.settings, "disabledMcpjsonServers"))
+      return {Approval::State::Disabled, source.path};
+  for (const auto& source : sources)
+    if (source.counts && (listsHashline(source.settings, "enabledMcpjsonServers") ||
+                          source.settings.value("enableAllProjectMcpServers", false) == true))
+      return {Approval::State::Approved, source.path};
+  return {};
+}
+
+/// The scope flag of a doctor entry name: "claude (user)" → " --user".
+std::string scopeFlag(const std::string& agent) {
+  for (const char* scope : {"user", "local"})
+    if (agent.find(std::string("(") + scope + ")") != std::string::npos)
+      return std::string(" --") + scope;
+  return "";
+}
+
 void checkAgents(Report& report, const std::string& project_dir, const std::string& home) {
   int registered = 0;
   for (const auto& file : setup::registrationFiles(project_dir, home)) {
@@ -151,13 +216,34 @@ void checkAgents(Report& report, const std::string& project_dir, const std::stri
     bool runs = fs::path(*command).filename() == "hashline.ts" ? fs::is_regular_file(*command)
                 : command->find('/') != std::string::npos ? ::access(command->c_str(), X_OK) == 0
                                                           : onPath(*command).has_value();
-    if (runs)
-      report.ok(file.agent + ": registered in " + file.path + " (" + *command + ")");
+    std::string where = file.agent == "claude (local)"
+                            ? file.path + " projects[\"" + project_dir + "\"]"
+                            : file.path;
+    if (!runs) {
+      report.problem(
+          file.agent + ": registered in " + where + " but '" + *command + "' is not an executable",
+          "hashline setup " + file.agent.substr(0, file.agent.find(' ')) + scopeFlag(file.agent));
+      continue;
+    }
+    if (file.agent != "claude (project)") {
+      report.ok(file.agent + ": registered in " + where + " (" + *command + ")");
+      continue;
+    }
+    auto approval = claudeProjectApproval(project_dir, home);
+    std::string text = file.agent + ": registered in " + where + " (" + *command + ")";
+    if (approval.state == Approval::State::Approved)
+      report.ok(text + ", approved in " + approval.where);
+    else if (approval.state == Approval::State::Disabled)
+      report.problem(text + ", but disabled in " + approval.where +
+                         ": Claude Code does not load it",
+                     "take \"hashline\" out of disabledMcpjsonServers in " + approval.where +
+                         " (or enable it in claude's /mcp)");
     else
-      report.problem(file.agent + ": registered in " + file.path + " but '" + *command +
-                         "' is not an executable",
-                     "hashline setup " + file.agent.substr(0, file.agent.find(' ')) +
-                         (file.agent.find("user") != std::string::npos ? " --user" : ""));
+      report.problem(text + ", but pending approval: Claude Code does not load a project's "
+                            ".mcp.json before you approve it",
+                     "run `claude` in " + project_dir +
+                         " and approve hashline (claude -p never asks), or register it without "
+                         "approval: hashline setup claude --local (this project) or --user");
   }
   // Claude Code reads $CLAUDE_CONFIG_DIR/.claude.json when that is set, not ~/.claude.json: an
   // entry left there (a setup before the variable was set) is one Claude does not load.
@@ -223,6 +309,13 @@ int runDoctorCommand(std::vector<std::string> args) {
     return 2;
   }
   std::error_code error;
+  // Absolute, without symlinks: the key Claude Code files the project under.
+  fs::path absolute = fs::absolute(project_dir);
+  fs::path canonical = fs::weakly_canonical(absolute, error);
+  project_dir = (error ? absolute.lexically_normal() : canonical).string();
+  while (project_dir.size() > 1 && project_dir.back() == '/')
+    project_dir.pop_back();
+  error.clear();
   std::string self = fs::read_symlink("/proc/self/exe", error).string();
   std::string home = env("HOME", "");
   Report report;

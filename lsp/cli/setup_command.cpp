@@ -27,10 +27,13 @@ constexpr const char* kUsage =
     "nothing.\n\n"
     "options:\n"
     "  --project          the project's files (default; codex has only --user)\n"
-    "  --user             the user's files under $HOME\n"
+    "  --user             the user's files under $HOME (Claude Code: $CLAUDE_CONFIG_DIR)\n"
+    "  --local            claude only: this project's entry in the user file (private, no "
+    "approval)\n"
     "  --prefer-hashline  also steer the agent to hashline's tools instead of its own file edits\n"
     "  --dry-run          print the diff, write nothing\n"
-    "  --undo             remove what setup added (byte-exact when the file is unchanged since)\n"
+    "  --undo             remove what setup added at that scope, found by name, command and args\n"
+    "                     (byte-exact when the file is unchanged since)\n"
     "  --project-dir DIR  the project (default: the current directory)\n"
     "  -h, --help         show this help\n";
 
@@ -119,9 +122,20 @@ int applyFile(const setup::TargetFile& file, const std::string& state, bool dry_
   manifest["toml_table"] = file.toml_table;
   manifest["written"] = outcome.text;
   std::string backup = file.path + ".hashline-backup";
-  if (existing && !fs::exists(backup) && !writeFile(backup, before)) {
-    std::fprintf(stderr, "hashline setup: cannot write %s\n", backup.c_str());
-    return 1;
+  if (existing && !fs::exists(backup)) {
+    if (!writeFile(backup, before)) {
+      std::fprintf(stderr, "hashline setup: cannot write %s\n", backup.c_str());
+      return 1;
+    }
+    manifest["made_backup"] = true; // undo removes it once the file is done with
+  }
+  // The directories this write creates, deepest first: undo removes them when they are empty.
+  if (!manifest.contains("created_dirs")) {
+    OrderedJson created = OrderedJson::array();
+    for (fs::path dir = fs::path(file.path).parent_path(); !dir.empty() && !fs::exists(dir);
+         dir = dir.parent_path())
+      created.push_back(dir.string());
+    manifest["created_dirs"] = created;
   }
   if (!writeFile(manifest_path, manifest.dump(2) + "\n") || !writeFile(file.path, outcome.text)) {
     std::fprintf(stderr, "hashline setup: cannot write %s\n", file.path.c_str());
@@ -131,50 +145,144 @@ int applyFile(const setup::TargetFile& file, const std::string& state, bool dry_
   return 0;
 }
 
-/// Reverses what setup added to `path`; returns 0, or 1 with a message on stderr.
-int undoFile(const std::string& path, const std::string& state, bool dry_run) {
+/// The record entries of `manifest` that `file` (the plan of one scope) undoes: for JSON those at
+/// the key paths the plan sets (the user file of Claude Code holds the user and the local scope's
+/// entries, each undone by its own scope), for TOML all.
+std::pair<OrderedJson, OrderedJson> splitRecord(const OrderedJson& manifest,
+                                                const setup::TargetFile& file) {
+  OrderedJson ours = OrderedJson::array(), others = OrderedJson::array();
+  for (const auto& entry : manifest["record"]) {
+    bool match = file.toml || manifest.value("toml", false);
+    for (const auto& change : file.json_changes)
+      match = match || (entry.contains("path") && entry["path"] == OrderedJson(change.path));
+    (match ? ours : others).push_back(entry);
+  }
+  return {ours, others};
+}
+
+/// Removes what setup left of a finished undo: the backup it made, the directories it created
+/// (when empty), then its record, last, so an interrupted undo can be finished by the next one.
+void finishUndo(const std::string& path, const OrderedJson& manifest,
+                const std::string& manifest_path) {
+  std::error_code ignored;
+  std::string backup = path + ".hashline-backup";
+  if (manifest.value("made_backup", fs::exists(backup, ignored))) fs::remove(backup, ignored);
+  for (const auto& dir : manifest.value("created_dirs", OrderedJson::array())) {
+    fs::path directory = dir.get<std::string>();
+    if (fs::is_directory(directory, ignored) && fs::is_empty(directory, ignored))
+      fs::remove(directory, ignored);
+  }
+  fs::remove(manifest_path, ignored);
+}
+
+/// Reverses what setup added to `file.path` at this scope; returns 0, or 1 with a message on
+/// stderr (the record is then kept). Entries are found by identity, not bytes: the agent may have
+/// rewritten the file since.
+int undoFile(const setup::TargetFile& file, const std::string& state, bool dry_run) {
+  const std::string& path = file.path;
   std::string manifest_path = manifestPath(state, path);
   auto manifest_text = readFile(manifest_path);
   OrderedJson manifest =
       manifest_text ? OrderedJson::parse(*manifest_text, nullptr, false) : OrderedJson();
+  std::optional<std::string> current = readFile(path);
   if (!manifest.is_object()) {
-    std::printf("nothing to undo: %s\n", path.c_str());
+    // No record: say so, and whether an entry of hashline is there all the same.
+    bool found = false;
+    if (current && !file.toml)
+      for (const auto& change : file.json_changes) {
+        if (change.add_to_array || !change.value.is_object()) continue;
+        OrderedJson record = OrderedJson::array(
+            {{{"path", change.path}, {"set", change.value}, {"created_parents", 0}}});
+        setup::UnmergeCount count;
+        auto unmerged = setup::unmergeJson(*current, record, &count);
+        if (unmerged.index() == 0 && count.removed > 0) found = true;
+      }
+    if (found)
+      std::printf("not undone: %s holds hashline's entry, but setup has no record of adding it "
+                  "(added by hand, or by another state directory); remove it by hand\n",
+                  path.c_str());
+    else
+      std::printf("nothing left to undo: %s\n", path.c_str());
     return 0;
   }
-  std::optional<std::string> current = readFile(path);
+  auto [ours, others] = splitRecord(manifest, file);
+  if (ours.empty()) {
+    std::printf("nothing left to undo: %s (setup's other entries there belong to another "
+                "scope)\n",
+                path.c_str());
+    return 0;
+  }
   std::string now = current.value_or("");
-  bool unchanged = current && *current == manifest["written"].get<std::string>() &&
-                   manifest.value("byte_exact", true);
-  bool existed = manifest["existed"].get<bool>();
+  const bool all = others.empty();
+  const bool existed = manifest["existed"].get<bool>();
+  const bool unchanged = current && *current == manifest["written"].get<std::string>() &&
+                         manifest.value("byte_exact", true);
   std::string restored;
-  if (unchanged) {
+  setup::UnmergeCount count;
+  if (!current) {
+    count.gone = ours.size(); // the file is gone, and hashline's entries with it
+  } else if (unchanged && all) {
     restored = manifest["original"].get<std::string>();
-  } else if (manifest["toml"].get<bool>()) {
-    restored = setup::restoreTomlTable(now, manifest["toml_table"], manifest["record"]);
+    count.removed = ours.size();
+  } else if (file.toml || manifest.value("toml", false)) {
+    restored = setup::restoreTomlTable(now, manifest["toml_table"], ours);
+    ++(restored != now ? count.removed : count.gone);
   } else {
-    auto unmerged = setup::unmergeJson(now, manifest["record"]);
+    auto unmerged = setup::unmergeJson(now, ours, &count);
     if (unmerged.index() == 1) {
-      std::fprintf(stderr, "hashline setup: cannot edit %s: %s\n", path.c_str(),
-                   std::get<1>(unmerged).c_str());
+      std::fprintf(stderr,
+                   "hashline setup: cannot edit %s: %s (nothing undone; fix the file and "
+                   "run --undo again)\n",
+                   path.c_str(), std::get<1>(unmerged).c_str());
       return 1;
     }
     restored = std::get<0>(unmerged);
   }
+  // A file setup created that holds nothing once hashline's entries are out goes too.
+  const bool remove_file =
+      current && !existed && all && count.removed > 0 &&
+      (unchanged || restored.find_first_not_of(" \t\r\n{}") == std::string::npos);
+  const bool write = current && count.removed > 0 && !remove_file;
   if (dry_run) {
-    printDiff(path, now, unchanged && !existed ? std::string() : restored);
+    if (count.removed > 0)
+      printDiff(path, now, remove_file ? std::string() : restored);
+    else
+      std::printf("nothing to remove from %s (hashline's entries are gone from it)\n",
+                  path.c_str());
     return 0;
   }
-  std::error_code ignored;
-  if (unchanged && !existed) {
-    fs::remove(path, ignored);
-  } else if (!writeFile(path, restored)) {
-    std::fprintf(stderr, "hashline setup: cannot write %s\n", path.c_str());
+  std::error_code error;
+  if (remove_file && !fs::remove(path, error) && error) {
+    std::fprintf(stderr, "hashline setup: cannot remove %s: %s (the record is kept)\n",
+                 path.c_str(), error.message().c_str());
     return 1;
   }
-  if (unchanged) fs::remove(path + ".hashline-backup", ignored);
-  fs::remove(manifest_path, ignored);
-  std::printf("removed hashline from: %s%s\n", path.c_str(),
-              unchanged ? " (restored byte-exact)" : "");
+  if (write && !writeFile(path, restored)) {
+    std::fprintf(stderr, "hashline setup: cannot write %s (the record is kept)\n", path.c_str());
+    return 1;
+  }
+  if (all) {
+    finishUndo(path, manifest, manifest_path);
+  } else { // the other scope's entries stay recorded, against the file as it is now
+    manifest["record"] = others;
+    if (write) manifest["written"] = restored;
+    if (!writeFile(manifest_path, manifest.dump(2) + "\n")) {
+      std::fprintf(stderr, "hashline setup: cannot write %s\n", manifest_path.c_str());
+      return 1;
+    }
+  }
+  if (count.removed > 0)
+    std::printf("removed hashline from: %s%s\n", path.c_str(),
+                remove_file        ? " (setup had created it: file removed)"
+                : unchanged && all ? " (restored byte-exact)"
+                                   : "");
+  else if (count.gone > 0)
+    std::printf("hashline's entries were already gone from %s: the undo is finished%s\n",
+                path.c_str(), all ? " (backup and record removed)" : "");
+  if (count.foreign > 0)
+    std::printf("note: %s holds another value than setup wrote at %zu of its keys (another "
+                "command or args): left as is\n",
+                path.c_str(), count.foreign);
   return 0;
 }
 
@@ -194,6 +302,8 @@ int runSetupCommand(std::vector<std::string> raw) {
       scope = setup::Scope::Project;
     } else if (args.flag("--user")) {
       scope = setup::Scope::User;
+    } else if (args.flag("--local")) {
+      scope = setup::Scope::Local;
     } else if (args.flag("--prefer-hashline")) {
       prefer = true;
     } else if (args.flag("--dry-run")) {
@@ -214,7 +324,15 @@ int runSetupCommand(std::vector<std::string> raw) {
                  args.error.empty() ? "which agent?" : args.error.c_str(), kUsage);
     return 2;
   }
-  if (project_dir.empty()) project_dir = fs::current_path().string();
+  // Absolute and without symlinks: the key Claude Code files a project under, and one name per
+  // file for the undo record.
+  std::error_code error;
+  fs::path absolute =
+      fs::absolute(project_dir.empty() ? fs::current_path() : fs::path(project_dir));
+  fs::path canonical = fs::weakly_canonical(absolute, error);
+  project_dir = (error ? absolute.lexically_normal() : canonical).string();
+  while (project_dir.size() > 1 && project_dir.back() == '/')
+    project_dir.pop_back();
   const char* home = std::getenv("HOME");
   // --undo undoes --prefer-hashline's files as well: plan with it so every file is visited.
   auto plan = setup::planFor(agent, scope.value_or(setup::defaultScope(agent)), prefer || undo,
@@ -230,8 +348,8 @@ int runSetupCommand(std::vector<std::string> raw) {
   }
   int status = 0;
   for (const auto& file : std::get<setup::TargetPlan>(plan).files) {
-    int result = undo ? undoFile(file.path, state.value(), dry_run)
-                      : applyFile(file, state.value(), dry_run);
+    int result =
+        undo ? undoFile(file, state.value(), dry_run) : applyFile(file, state.value(), dry_run);
     status = std::max(status, result);
   }
   if (!undo)

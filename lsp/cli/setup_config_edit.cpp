@@ -105,7 +105,7 @@ std::variant<EditOutcome, std::string> mergeJson(const std::string& text,
       entry["added"] = added;
       entry["created_array"] = !had_array;
     } else {
-      if (parent->contains(key) && (*parent)[key] == change.value) continue;
+      if (parent->contains(key) && sameEntry((*parent)[key], change.value)) continue;
       if (parent->contains(key)) entry["previous"] = (*parent)[key];
       (*parent)[key] = change.value;
       entry["set"] = change.value;
@@ -116,8 +116,17 @@ std::variant<EditOutcome, std::string> mergeJson(const std::string& text,
   return EditOutcome{render(document, text), record};
 }
 
+bool sameEntry(const OrderedJson& value, const OrderedJson& set) {
+  if (set.is_object() && set.contains("command"))
+    return value.is_object() && value.value("command", OrderedJson()) == set["command"] &&
+           value.value("args", OrderedJson::array()) == set.value("args", OrderedJson::array());
+  return nlohmann::json::parse(value.dump()) == nlohmann::json::parse(set.dump());
+}
+
 std::variant<std::string, std::string> unmergeJson(const std::string& text,
-                                                   const OrderedJson& record) {
+                                                   const OrderedJson& record, UnmergeCount* count) {
+  UnmergeCount unused;
+  if (!count) count = &unused;
   auto parsed = parse(text);
   if (auto* problem = std::get_if<std::string>(&parsed))
     return std::variant<std::string, std::string>(std::in_place_index<1>, *problem);
@@ -125,17 +134,31 @@ std::variant<std::string, std::string> unmergeJson(const std::string& text,
   for (auto entry = record.rbegin(); entry != record.rend(); ++entry) {
     auto path = (*entry)["path"].get<std::vector<std::string>>();
     OrderedJson* parent = parentOf(document, path, false);
-    if (!parent || !parent->contains(path.back())) continue;
+    if (!parent || !parent->contains(path.back())) {
+      ++count->gone;
+      continue;
+    }
     OrderedJson& value = (*parent)[path.back()];
     if (entry->contains("added")) {
-      if (!value.is_array()) continue;
+      if (!value.is_array()) {
+        ++count->foreign;
+        continue;
+      }
+      bool any = false;
       for (const auto& added : (*entry)["added"]) {
         auto found = std::find(value.begin(), value.end(), added);
-        if (found != value.end()) value.erase(found);
+        if (found == value.end()) continue;
+        value.erase(found);
+        any = true;
       }
+      ++(any ? count->removed : count->gone);
       if (value.empty() && (*entry)["created_array"].get<bool>()) parent->erase(path.back());
     } else {
-      if (value != (*entry)["set"]) continue; // changed since: not ours any more
+      if (!sameEntry(value, (*entry)["set"])) { // another value under that key: not ours
+        ++count->foreign;
+        continue;
+      }
+      ++count->removed;
       if (entry->contains("previous"))
         value = (*entry)["previous"];
       else

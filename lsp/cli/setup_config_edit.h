@@ -35,9 +35,23 @@ struct EditOutcome {
 /// comments, a path through a non-object).
 std::variant<EditOutcome, std::string> mergeJson(const std::string& text,
                                                  const std::vector<JsonChange>& changes);
-/// Reverses `record` (from mergeJson) on `text`, leaving everything else.
-std::variant<std::string, std::string> unmergeJson(const std::string& text,
-                                                   const OrderedJson& record);
+/// What unmergeJson found of each recorded entry: taken out (or put back to its previous value),
+/// already gone (someone removed it), or foreign (the key now holds another value than setup set:
+/// an MCP server with another command or args; left alone).
+struct UnmergeCount {
+  std::size_t removed = 0;
+  std::size_t gone = 0;
+  std::size_t foreign = 0;
+};
+/// Whether `value` is still the entry setup set as `set`: an MCP server entry (an object with a
+/// "command") is known by its command and args, whatever the order of its keys and whatever keys
+/// the agent added to it (Claude Code rewrites .claude.json so); any other value by equality,
+/// key order aside.
+bool sameEntry(const OrderedJson& value, const OrderedJson& set);
+/// Reverses `record` (entries from mergeJson) on `text`, leaving everything else; entries are
+/// found by identity (sameEntry), not by bytes.
+std::variant<std::string, std::string>
+unmergeJson(const std::string& text, const OrderedJson& record, UnmergeCount* count = nullptr);
 
 /// The byte span [begin, end) of table `name` (e.g. "mcp_servers.hashline") and its subtables:
 /// from its header to the end of its last non-comment line.

@@ -69,17 +69,34 @@ std::variant<TargetPlan, std::string> planFor(const std::string& agent, Scope sc
   const bool project = scope == Scope::Project;
   OrderedJson args = OrderedJson::array({"mcp"});
   TargetPlan plan;
+  if (scope == Scope::Local && agent != "claude")
+    return "--local is Claude Code's scope (its entry for one project in ~/.claude.json); " +
+           agent + " has --project and --user";
   if (agent == "claude") {
-    plan.files.push_back(TargetFile{
-        .path = project ? project_dir + "/.mcp.json" : claudeUserFile(home),
-        .json_changes = {{{"mcpServers", "hashline"},
-                          OrderedJson{{"type", "stdio"}, {"command", binary}, {"args", args}}}}});
-    if (prefer_hashline)
+    OrderedJson entry{{"type", "stdio"}, {"command", binary}, {"args", args}};
+    if (scope == Scope::Local) {
       plan.files.push_back(TargetFile{
-          .path = (project ? project_dir + "/.claude" : claudeConfigDir(home)) + "/settings.json",
-          .json_changes = {{{"permissions", "deny"},
-                            OrderedJson::array({"Edit", "Write", "MultiEdit"}),
-                            true}}});
+          .path = claudeUserFile(home),
+          .json_changes = {{{"projects", project_dir, "mcpServers", "hashline"}, entry}}});
+    } else {
+      plan.files.push_back(
+          TargetFile{.path = project ? project_dir + "/.mcp.json" : claudeUserFile(home),
+                     .json_changes = {{{"mcpServers", "hashline"}, entry}}});
+    }
+    if (project)
+      plan.notes.push_back(
+          "Claude Code loads a project's .mcp.json only once you approve it: it stays \"pending "
+          "approval\" until `claude` asks in this folder and you say yes (claude -p never asks); "
+          "hashline doctor shows the state. Without approval: hashline setup claude --local or "
+          "--user");
+    if (prefer_hashline)
+      plan.files.push_back(
+          TargetFile{.path = scope == Scope::Local ? project_dir + "/.claude/settings.local.json"
+                             : project             ? project_dir + "/.claude/settings.json"
+                                                   : claudeConfigDir(home) + "/settings.json",
+                     .json_changes = {{{"permissions", "deny"},
+                                       OrderedJson::array({"Edit", "Write", "MultiEdit"}),
+                                       true}}});
   } else if (agent == "codex") {
     if (project)
       return std::string("codex reads MCP servers only from ~/.codex/config.toml: use --user");
@@ -125,6 +142,11 @@ std::vector<RegistrationFile> registrationFiles(const std::string& project_dir,
   std::vector<RegistrationFile> files = {
       {"claude (project)", project_dir + "/.mcp.json", false, {"mcpServers", "hashline"}, {}},
       {"claude (user)", claudeUserFile(home), false, {"mcpServers", "hashline"}, {}},
+      {"claude (local)",
+       claudeUserFile(home),
+       false,
+       {"projects", project_dir, "mcpServers", "hashline"},
+       {}},
       {"codex (user)", codexConfig(home), true, {}, "mcp_servers.hashline"},
       {"gemini (project)",
        project_dir + "/.gemini/settings.json",

@@ -3,7 +3,9 @@
 //
 // Claude Code: `.mcp.json` (project) or `$CLAUDE_CONFIG_DIR/.claude.json` (user; `~/.claude.json`
 //   when unset), `mcpServers.hashline`; --prefer-hashline denies its Edit/Write/MultiEdit tools in
-//   `.claude/settings.json` or `$CLAUDE_CONFIG_DIR/settings.json` (default `~/.claude/`).
+//   `.claude/settings.json` or `$CLAUDE_CONFIG_DIR/settings.json` (default `~/.claude/`). Local
+//   scope (`claude mcp add --scope local`): the user file's `projects["<project>"].mcpServers`,
+//   denies in the project's `.claude/settings.local.json`.
 // Codex: `$CODEX_HOME/config.toml` (default `~/.codex/config.toml`), table
 //   `[mcp_servers.hashline]`; user scope only. It has no setting that turns its apply_patch off.
 // Gemini CLI: `.gemini/settings.json` or `~/.gemini/settings.json`, `mcpServers.hashline`;
@@ -19,7 +21,9 @@
 
 namespace hashline::cli::setup {
 
-enum class Scope { Project, User };
+/// Project: files in the project, shared through its repository; User: the user's files; Local
+/// (Claude Code only): the user file's entry for this project, `projects["<project>"]`.
+enum class Scope { Project, User, Local };
 
 /// One file hashline setup edits.
 struct TargetFile {

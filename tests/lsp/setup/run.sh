@@ -99,6 +99,125 @@ check "doctor CLAUDE_CONFIG_DIR: an entry only in ~/.claude.json fails (exit 1)"
 check "doctor CLAUDE_CONFIG_DIR: says Claude reads the other file, and the fix" \
   bash -c "grep -q 'CLAUDE_CONFIG_DIR is set: Claude Code reads $ccd/.claude.json instead' '$scratch/doctor.out' && grep -q 'fix: hashline setup claude --user' '$scratch/doctor.out'"
 
+# --- claude --undo after Claude rewrote its config: found by name, command and args -----------
+claude_rewrites() { # claude_rewrites FILE: what Claude Code does to ~/.claude.json at every start
+  python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d['mcpServers']['hashline']
+d['mcpServers']['hashline'] = {'args': e['args'], 'env': {}, 'command': e['command'], 'type': e['type']}
+d = {'firstStartTime': '2026-12-06T03:13:24.597Z', **d, 'userID': 'b2d9'}
+d['numStartups'] += 1
+d['projects']['/home/me/src/app']['lastCost'] = 0
+open(sys.argv[1], 'w').write(json.dumps(d, indent=2))  # JSON.stringify: no newline at the end
+PY
+}
+fresh
+state_files() { find "$HASHLINE_STATE_DIR" -type f 2>/dev/null | wc -l; }
+"$bin" setup claude --user --prefer-hashline >/dev/null
+claude_rewrites "$HOME/.claude.json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); del d['mcpServers']['hashline']; json.dump(d, open(sys.argv[2], 'w'))" \
+  "$HOME/.claude.json" "$scratch/expected.json"
+cp "$HOME/.claude.json" "$scratch/rewritten.json"
+"$bin" setup claude --user --undo --dry-run >"$scratch/dry.out"
+check "claude --undo --dry-run after Claude's rewrite: the entry's removal, nothing written" \
+  bash -c "grep -q '^-  *\"hashline\": {' '$scratch/dry.out' && cmp '$HOME/.claude.json' '$scratch/rewritten.json'"
+"$bin" setup claude --user --undo >"$scratch/undo.out"
+check "claude --undo after Claude's rewrite: says it removed the entry" \
+  grep -qx "removed hashline from: $HOME/.claude.json" "$scratch/undo.out"
+check "claude --undo after Claude's rewrite: exactly hashline's entry is gone, Claude's keys kept" \
+  python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))" \
+  "$HOME/.claude.json" "$scratch/expected.json"
+check "claude --undo after Claude's rewrite: the backup is gone" test ! -e "$HOME/.claude.json.hashline-backup"
+check "claude --undo: the settings.json it created is gone, and the ~/.claude/ it created" test ! -e "$HOME/.claude"
+check "claude --undo: no record left" test "$(state_files)" = 0
+"$bin" setup claude --user --undo >"$scratch/undo2.out"
+check "claude: a second --undo says nothing is left, removes nothing" \
+  bash -c "grep -qx 'nothing left to undo: $HOME/.claude.json' '$scratch/undo2.out' && ! grep -q removed '$scratch/undo2.out'"
+# setup again on the rewritten file: the same entry in another key order is "already set up".
+"$bin" setup claude --user >/dev/null
+claude_rewrites "$HOME/.claude.json"
+"$bin" setup claude --user >"$scratch/again.out"
+check "claude: setup after Claude's rewrite finds its entry (already set up)" grep -q "already set up" "$scratch/again.out"
+# An undo interrupted after it wrote the file (record and backup still there) is finished by the next.
+cp -r "$HASHLINE_STATE_DIR" "$scratch/state-copy"
+cp "$HOME/.claude.json.hashline-backup" "$scratch/backup-copy"
+"$bin" setup claude --user --undo >/dev/null
+rm -rf "$HASHLINE_STATE_DIR" && cp -r "$scratch/state-copy" "$HASHLINE_STATE_DIR"
+cp "$scratch/backup-copy" "$HOME/.claude.json.hashline-backup"
+cp "$HOME/.claude.json" "$scratch/undone.json"
+"$bin" setup claude --user --undo >"$scratch/finish.out"
+check "claude: --undo finishes an interrupted undo without claiming a removal" \
+  bash -c "grep -q 'already gone from $HOME/.claude.json: the undo is finished' '$scratch/finish.out' && ! grep -q '^removed' '$scratch/finish.out'"
+check "claude: the finished undo leaves the file, drops backup and record" \
+  bash -c "cmp '$HOME/.claude.json' '$scratch/undone.json' && test ! -e '$HOME/.claude.json.hashline-backup' && test \"\$(find '$HASHLINE_STATE_DIR' -type f | wc -l)\" = 0"
+check "claude: then nothing left to undo" bash -c "'$bin' setup claude --user --undo | grep -qx 'nothing left to undo: $HOME/.claude.json'"
+# Another command under hashline's name is not setup's: undo leaves it and says so.
+"$bin" setup claude --user >/dev/null
+sed -i "s|\"$bin\"|\"/opt/other/hashline\"|" "$HOME/.claude.json"
+"$bin" setup claude --user --undo >"$scratch/foreign.out"
+check "claude: --undo leaves an entry with another command, and says so" \
+  bash -c "grep -q 'another value than setup wrote' '$scratch/foreign.out' && ! grep -q '^removed' '$scratch/foreign.out' && grep -q /opt/other/hashline '$HOME/.claude.json'"
+# An entry setup has no record of: not removed, and not "nothing to undo".
+fresh
+printf '{\n  "mcpServers": {\n    "hashline": {"type": "stdio", "command": "%s", "args": ["mcp"]}\n  }\n}\n' "$bin" >"$project/.mcp.json"
+cp "$project/.mcp.json" "$scratch/hand.json"
+"$bin" setup claude --undo >"$scratch/hand.out"
+check "claude --undo: an entry without a record is reported, not removed" \
+  bash -c "grep -q 'not undone: $project/.mcp.json holds hashline' '$scratch/hand.out' && cmp '$project/.mcp.json' '$scratch/hand.json'"
+
+# --- claude --local: the user file's projects["<dir>"] entry, undone apart from --user ------------
+fresh
+before="$(snapshot)"
+"$bin" setup claude --local --prefer-hashline >/dev/null
+"$bin" setup claude --user >/dev/null
+check "claude --local: projects[dir].mcpServers.hashline, the others kept" json_is "$HOME/.claude.json" \
+  "d['projects']['$project']['mcpServers']['hashline']['command'] == '$bin' and d['projects']['/home/me/src/app']['hasTrustDialogAccepted'] and d['mcpServers']['hashline']['args'] == ['mcp']"
+check "claude --local --prefer-hashline: .claude/settings.local.json" json_is "$project/.claude/settings.local.json" \
+  "d['permissions']['deny'] == ['Edit', 'Write', 'MultiEdit']"
+"$bin" setup claude --user --undo >/dev/null
+check "claude --user --undo leaves the --local entry" json_is "$HOME/.claude.json" \
+  "'hashline' not in d['mcpServers'] and d['projects']['$project']['mcpServers']['hashline']['args'] == ['mcp']"
+"$bin" setup claude --local --undo >/dev/null
+check "claude --local --undo: then every file byte-exact" test "$before" = "$(snapshot)"
+check "setup --local is Claude Code's only" bash -c "! '$bin' setup gemini --local 2>&1 | grep -q registered"
+
+# --- undo removes the directories setup created once empty ---------------------------------------
+fresh
+mkdir -p "$scratch/case/bare"
+"$bin" setup claude --prefer-hashline --project-dir "$scratch/case/bare" >/dev/null
+check "claude --project in a bare folder: .mcp.json and .claude/settings.json" \
+  test -f "$scratch/case/bare/.mcp.json" -a -f "$scratch/case/bare/.claude/settings.json"
+"$bin" setup claude --undo --project-dir "$scratch/case/bare" >/dev/null
+check "claude --undo: the bare folder is bare again (no .claude/)" test -z "$(ls -A "$scratch/case/bare")"
+"$bin" setup claude --prefer-hashline --project-dir "$scratch/case/bare" >/dev/null
+echo '{}' >"$scratch/case/bare/.claude/settings.local.json" # Claude's own file in that directory
+"$bin" setup claude --undo --project-dir "$scratch/case/bare/" >/dev/null
+check "claude --undo: a created directory holding Claude's file stays, with only that file" \
+  test "$(ls -A "$scratch/case/bare/.claude")" = settings.local.json
+
+# --- opencode: the same identity-based undo after opencode rewrote its file ------------------
+fresh
+mkdir -p "$XDG_CONFIG_HOME/opencode"
+printf '{\n  "model": "anthropic/claude-sonnet-4"\n}\n' >"$XDG_CONFIG_HOME/opencode/opencode.json"
+"$bin" setup opencode --user >/dev/null
+python3 - "$XDG_CONFIG_HOME/opencode/opencode.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d['mcp']['hashline']
+d['mcp']['hashline'] = {'enabled': True, 'command': e['command'], 'type': 'local', 'timeout': 5000}
+d['autoupdate'] = False
+json.dump(d, open(sys.argv[1], 'w'), indent=4)
+PY
+"$bin" setup opencode --user --undo >"$scratch/undo.out"
+# ("$schema" goes too: setup set it, the file lacked it.)
+check "opencode --undo after a rewrite: only hashline's entry goes" json_is "$XDG_CONFIG_HOME/opencode/opencode.json" \
+  "d == {'model': 'anthropic/claude-sonnet-4', 'autoupdate': False}"
+check "opencode --undo after a rewrite: says so, backup gone" \
+  bash -c "grep -qx 'removed hashline from: $XDG_CONFIG_HOME/opencode/opencode.json' '$scratch/undo.out' && test ! -e '$XDG_CONFIG_HOME/opencode/opencode.json.hashline-backup'"
+check "opencode: a second --undo says nothing is left" \
+  bash -c "'$bin' setup opencode --user --undo | grep -qx 'nothing left to undo: $XDG_CONFIG_HOME/opencode/opencode.json'"
+
 # --- codex: TOML table appended, comments and other tables byte-identical -------------------------
 fresh
 before="$(snapshot)"
@@ -168,10 +287,40 @@ if "$bin" doctor --help >/dev/null 2>&1; then
   check "doctor: unhealthy without registration (exit 1)" test "$status" = 1
   check "doctor: a fix line for the missing registration" grep -q "fix: hashline setup" "$scratch/doctor.out"
   check "doctor: the binary and its version" grep -q "hashline [0-9]" "$scratch/doctor.out"
-  "$bin" setup claude >/dev/null
-  PATH="$(dirname "$bin"):$PATH" "$bin" doctor >"$scratch/doctor2.out" 2>&1 && status=0 || status=$?
-  check "doctor: registered claude (project) shown" grep -q "claude (project): registered" "$scratch/doctor2.out"
-  check "doctor: healthy once registered and on PATH (exit 0)" test "$status" = 0
+  "$bin" setup claude >"$scratch/setup.out"
+  check "setup claude --project: says .mcp.json waits for approval" grep -q "pending approval" "$scratch/setup.out"
+  doctor() { PATH="$(dirname "$bin"):$PATH" "$bin" doctor >"$scratch/doctor2.out" 2>&1 && status=0 || status=$?; }
+  doctor
+  check "doctor: .mcp.json not yet approved is pending, a problem (exit 1)" test "$status" = 1
+  check "doctor: pending approval, and how to fix it" bash -c "grep -q 'claude (project): registered in $project/.mcp.json .*pending approval' '$scratch/doctor2.out' && grep -q 'fix: run .claude. in $project and approve hashline .*hashline setup claude --local' '$scratch/doctor2.out'"
+  # Approval in the project's local settings counts only in a trusted folder (as Claude Code 2.1.332).
+  printf '{"enabledMcpjsonServers": ["hashline"]}\n' >"$project/.claude/settings.local.json"
+  doctor
+  check "doctor: approved in an untrusted folder's settings.local.json is still pending" \
+    grep -q "claude (project): .*pending approval" "$scratch/doctor2.out"
+  python3 - "$HOME/.claude.json" "$project" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d['projects'][sys.argv[2]] = {'hasTrustDialogAccepted': True}
+json.dump(d, open(sys.argv[1], 'w'), indent=2)
+PY
+  doctor
+  check "doctor: approved in a trusted folder's settings.local.json" \
+    grep -q "ok    claude (project): registered in $project/.mcp.json ($bin), approved in $project/.claude/settings.local.json" "$scratch/doctor2.out"
+  check "doctor: healthy once registered, approved and on PATH (exit 0)" test "$status" = 0
+  printf '{"enableAllProjectMcpServers": true}\n' >"$project/.claude/settings.local.json"
+  mkdir -p "$HOME/.claude"
+  printf '{"disabledMcpjsonServers": ["hashline"]}\n' >"$HOME/.claude/settings.json"
+  doctor
+  check "doctor: disabled in the user's settings wins, with its fix" bash -c "grep -q 'claude (project): .*but disabled in $HOME/.claude/settings.json' '$scratch/doctor2.out' && grep -q 'fix: take \"hashline\" out of disabledMcpjsonServers' '$scratch/doctor2.out' && test '$status' = 1"
+  printf '{"enabledMcpjsonServers": ["hashline"]}\n' >"$HOME/.claude/settings.json"
+  rm "$project/.claude/settings.local.json"
+  doctor
+  check "doctor: approved in the user's settings, trusted or not" \
+    grep -q "ok    claude (project): .*approved in $HOME/.claude/settings.json" "$scratch/doctor2.out"
+  "$bin" setup claude --local >/dev/null
+  doctor
+  check "doctor: the local scope (the user file's projects entry)" \
+    grep -q "ok    claude (local): registered in $HOME/.claude.json projects\\[\"$project\"\\] ($bin)" "$scratch/doctor2.out"
   # A registration whose command is gone is a problem with its fix.
   "$bin" setup claude --user >/dev/null
   sed -i "s|\"$bin\"|\"/gone/hashline\"|" "$HOME/.claude.json"
