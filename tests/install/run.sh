@@ -59,7 +59,8 @@ else
   echo "skip: nvim not installed"
 fi
 
-MANWIDTH=80 man -l "$prefix/share/man/man1/hashline.1" >"$scratch/man.out" 2>&1 || true
+# man justifies lines (runs of spaces) and may hyphenate; squeeze blanks so a check finds a phrase.
+MANWIDTH=80 man -l "$prefix/share/man/man1/hashline.1" 2>&1 | tr -s ' ' >"$scratch/man.out" || true
 check "man page renders" contains "$scratch/man.out" "HASHLINE(1)"
 check "man page lists setup" contains "$scratch/man.out" "register hashline mcp with an agent"
 bash -c "source '$prefix/share/bash-completion/completions/hashline'; COMP_WORDS=(hashline se); COMP_CWORD=1; _hashline; printf '%s\n' \"\${COMPREPLY[@]}\"" >"$scratch/complete.out"
