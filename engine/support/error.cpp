@@ -12,7 +12,7 @@ struct CodeInfo {
   std::string_view hint;
 };
 
-constexpr std::array<CodeInfo, 20> kCodes{{
+constexpr std::array<CodeInfo, 21> kCodes{{
     {ErrorCode::NotObserved, "NOT_OBSERVED", "read the file first, then retry the edit"},
     {ErrorCode::StaleVersion, "STALE_VERSION",
      "the file changed since you read it; re-read it, then retry"},
@@ -47,6 +47,8 @@ constexpr std::array<CodeInfo, 20> kCodes{{
     {ErrorCode::Conflict, "CONFLICT",
      "a later change touched the same lines; resolve by hand or edit anew"},
     {ErrorCode::IoError, "IO_ERROR", "the file system refused; check permissions and disk space"},
+    {ErrorCode::InvalidPattern, "INVALID_PATTERN",
+     "fix the search pattern (RE2 syntax), or search for the text as it is with --literal"},
 }};
 
 const CodeInfo& infoOf(ErrorCode code) {

@@ -36,6 +36,7 @@ enum class ErrorCode {
   Desynced,
   Conflict,
   IoError,
+  InvalidPattern,
 };
 
 /// "NOT_OBSERVED", "STALE_ANCHOR", ... — the wire name of a code.

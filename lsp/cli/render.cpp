@@ -2,6 +2,7 @@
 #include "lsp/cli/render.h"
 
 #include "lsp/cli/journal_commands.h"
+#include "lsp/cli/search_command.h"
 #include "lsp/journal/journal_service.h"
 
 #include <sstream>
@@ -166,6 +167,7 @@ std::string renderResult(const std::string& method, const json& result,
                          const std::string& base_dir) {
   if (isRefusal(result)) return renderRefusal(result);
   if (method == "read") return renderRead(result, base_dir);
+  if (method == "search") return renderSearch(result, base_dir);
   if (method == "status") return renderStatus(result);
   if (lsp::JournalService::handles(method)) return renderJournalResult(method, result);
   std::string status = result.value("status", std::string());

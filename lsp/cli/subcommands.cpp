@@ -6,6 +6,7 @@
 #include "lsp/cli/journal_commands.h"
 #include "lsp/cli/lsp_command.h"
 #include "lsp/cli/reconcile_commands.h"
+#include "lsp/cli/search_command.h"
 #include "lsp/cli/setup_command.h"
 #include "lsp/mcp/mcp_command.h"
 #include "lsp/version.h"
@@ -19,6 +20,8 @@ const std::vector<Subcommand>& subcommands() {
       {"lsp", "serve the Language Server Protocol on stdin/stdout (the editor starts this)",
        runLspCommand},
       {"read", "print a file as anchored rows LINE:LLL:BBB→text", runReadCommand},
+      {"search", "find a regex or --literal in the workspace (open buffers live), as anchored rows",
+       runSearchCommand},
       {"edit", "apply anchored edits (replace, insert_after, insert_before, delete, write)",
        runEditCommand},
       {"replace", "replace a unique text (--old/--new) in a file", runReplaceCommand},

@@ -4,6 +4,7 @@
 
 #include "engine/anchors/reader.h"
 #include "engine/verify/fresh_anchors.h"
+#include "lsp/context/search_service.h"
 #include "lsp/journal/journal_service.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/reconcile/reconciler.h"
@@ -62,6 +63,7 @@ HashlineService::HashlineService(std::optional<EditorLink> editor,
   if (editor_)
     buffers_ =
         std::make_unique<BufferBackend>(*editor_, options_, static_cast<ChangeLedger&>(*this));
+  context::addSearchMethod(*this); // `search`: live buffers and the disk (lsp/context)
 }
 
 HashlineService::~HashlineService() = default;

@@ -68,6 +68,8 @@ public:
   const ObservationStore& observations() const { return observations_; }
   void setEditObserver(AppliedEditObserver observer) { observer_ = std::move(observer); }
   const ServiceOptions& options() const { return options_; }
+  /// The editor's mirror of open documents (null without an editor).
+  const DocumentStore* openDocuments() const { return editor_ ? editor_->documents : nullptr; }
   /// The journal (undo, rewind, review): records every applied edit.
   JournalService& journal() { return *journal_; }
 
