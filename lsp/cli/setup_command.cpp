@@ -352,6 +352,15 @@ int runSetupCommand(std::vector<std::string> raw) {
         undo ? undoFile(file, state.value(), dry_run) : applyFile(file, state.value(), dry_run);
     status = std::max(status, result);
   }
+  // Setup run before CLAUDE_CONFIG_DIR was set changed ~/.claude.json, which this undo (reading
+  // the variable, as Claude does) does not visit: say how to undo that too.
+  std::string home_file = std::string(home ? home : "") + "/.claude.json";
+  if (undo && agent == "claude" && scope.value_or(setup::Scope::Project) != setup::Scope::Project &&
+      setup::claudeUserFile(home ? home : "") != home_file &&
+      fs::exists(manifestPath(state.value(), home_file)))
+    std::printf("note: setup also changed %s (before CLAUDE_CONFIG_DIR was set); undo that with: "
+                "env -u CLAUDE_CONFIG_DIR hashline setup claude %s --undo\n",
+                home_file.c_str(), *scope == setup::Scope::Local ? "--local" : "--user");
   if (!undo)
     for (const auto& note : std::get<setup::TargetPlan>(plan).notes)
       std::printf("note: %s\n", note.c_str());

@@ -98,6 +98,11 @@ PATH="$(dirname "$bin"):$PATH" CLAUDE_CONFIG_DIR="$ccd" "$bin" doctor >"$scratch
 check "doctor CLAUDE_CONFIG_DIR: an entry only in ~/.claude.json fails (exit 1)" test "$status" = 1
 check "doctor CLAUDE_CONFIG_DIR: says Claude reads the other file, and the fix" \
   bash -c "grep -q 'CLAUDE_CONFIG_DIR is set: Claude Code reads $ccd/.claude.json instead' '$scratch/doctor.out' && grep -q 'fix: hashline setup claude --user' '$scratch/doctor.out'"
+CLAUDE_CONFIG_DIR="$ccd" "$bin" setup claude --user --undo >"$scratch/undo.out"
+check "claude CLAUDE_CONFIG_DIR --undo: points at the ~/.claude.json entry made without it" \
+  grep -q "note: setup also changed $HOME/.claude.json .*env -u CLAUDE_CONFIG_DIR hashline setup claude --user --undo" "$scratch/undo.out"
+env -u CLAUDE_CONFIG_DIR "$bin" setup claude --user --undo >/dev/null
+check "claude: that undo restores ~/.claude.json" cmp "$HOME/.claude.json" "$here/fixtures/home/.claude.json"
 
 # --- claude --undo after Claude rewrote its config: found by name, command and args -----------
 claude_rewrites() { # claude_rewrites FILE: what Claude Code does to ~/.claude.json at every start
