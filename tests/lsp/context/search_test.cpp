@@ -75,7 +75,8 @@ TEST_F(SearchDisk, RegexHitsSkipIgnoredBinaryAndGit) {
   // Rows are the read's rows, anchors included.
   CliRun read = runHashline({"read", "src/util.h", "--json"}, sandbox.workspace());
   ASSERT_EQ(read.exit_code, 0) << read.err;
-  for (const json& file : run.json()["files"])
+  const json result = run.json();
+  for (const json& file : result["files"])
     if (file["path"] == sandbox.workspace() + "/src/util.h") {
       EXPECT_EQ(file["lines"][1], read.json()["lines"][1]);
       EXPECT_EQ(file["version"], read.json()["version"]);
