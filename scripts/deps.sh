@@ -7,7 +7,7 @@ pkgs=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libboost-dev libxxhash
       libre2-dev libgtest-dev libgmock-dev git)
 case "$want" in
   test) pkgs+=(neovim nodejs npm chromium build-essential python3 libkrb5-dev ripgrep zip curl file man-db
-             debian-archive-keyring) ;;
+             debian-archive-keyring clangd) ;;
   fuzz) pkgs+=(clang libclang-rt-14-dev) ;;
 esac
 missing=()

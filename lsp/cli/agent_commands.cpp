@@ -38,6 +38,9 @@ constexpr const char* kGlobalHelp =
     "                    nearest directory above the current one holding .git, else the current)\n"
     "  --json            print the result object as JSON instead of text\n"
     "  --confirm         send the edit for the editor user's confirmation (change annotations)\n"
+    "  --diagnostics-wait MS  an edit waits up to MS (default 500) for the editor's diagnostics\n"
+    "                    of the new text and reports what it introduced and removed\n"
+    "  --no-diagnostics  do not wait for or report diagnostics\n"
     "  --log-level L     error, warn (default), info or debug; the log goes to stderr\n"
     "  -h, --help        show this help\n"
     "\n"
@@ -223,6 +226,18 @@ bool takeGlobalOption(Arguments& args, GlobalOptions& global) {
     global.session = value;
     return true;
   }
+  if (args.flag("--no-diagnostics")) {
+    global.no_diagnostics = true;
+    return true;
+  }
+  if (args.option("--diagnostics-wait", value)) {
+    auto wait = parseInteger(value);
+    if (!wait || *wait < 0 || *wait > 30000)
+      args.error = "--diagnostics-wait takes milliseconds (0..30000), not '" + value + "'";
+    else
+      global.diagnostics_wait_ms = *wait;
+    return true;
+  }
   if (args.option("--agent", value)) {
     global.agent = value;
     return true;
@@ -267,6 +282,8 @@ int runServiceCall(const std::string& command, const std::string& method, json p
     params["agent"] = "cli";
   if (global.turn) params["turn"] = *global.turn;
   if (global.confirm) params["confirm"] = true;
+  if (global.no_diagnostics) params["diagnostics"] = false;
+  if (global.diagnostics_wait_ms) params["diagnosticsWaitMs"] = *global.diagnostics_wait_ms;
   // Human output prints the joined rows: the per-row objects are not needed (nor built).
   if (method == "read" && !global.json) params["format"] = "text";
 

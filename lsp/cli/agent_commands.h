@@ -30,6 +30,10 @@ struct GlobalOptions {
   std::optional<std::string> workspace;
   bool json = false;
   bool confirm = false; // --confirm: ask the editor's user to confirm the edit
+  /// --diagnostics-wait MS / --no-diagnostics: how long an edit waits for the editor's
+  /// diagnostics of the new version (lsp/context/diagnostics_service.h).
+  std::optional<std::int64_t> diagnostics_wait_ms;
+  bool no_diagnostics = false;
   std::string log_level = "warn";
 };
 

@@ -1,6 +1,7 @@
 // Human-readable text for service results; see render.h.
 #include "lsp/cli/render.h"
 
+#include "lsp/cli/diagnostics_command.h"
 #include "lsp/cli/journal_commands.h"
 #include "lsp/cli/search_command.h"
 #include "lsp/journal/journal_service.h"
@@ -74,6 +75,7 @@ std::string renderEdit(const std::string& method, const json& result, const std:
       if (file.contains("version")) out << "  version " << scalar(file["version"]);
       out << "\n";
       if (file.contains("anchors")) appendRows(out, file["anchors"], "    ");
+      appendEditDiagnostics(out, file, "    ");
     }
     appendDiff(out, result);
     return out.str();
@@ -100,6 +102,7 @@ std::string renderEdit(const std::string& method, const json& result, const std:
     out << "fresh anchors:\n";
     appendRows(out, result["anchors"], "  ");
   }
+  appendEditDiagnostics(out, result, "");
   appendDiff(out, result);
   return out.str();
 }
@@ -168,6 +171,7 @@ std::string renderResult(const std::string& method, const json& result,
   if (isRefusal(result)) return renderRefusal(result);
   if (method == "read") return renderRead(result, base_dir);
   if (method == "search") return renderSearch(result, base_dir);
+  if (method == "diagnostics") return renderDiagnosticsList(result, base_dir);
   if (method == "status") return renderStatus(result);
   if (lsp::JournalService::handles(method)) return renderJournalResult(method, result);
   std::string status = result.value("status", std::string());

@@ -2,6 +2,7 @@
 #include "lsp/cli/subcommands.h"
 
 #include "lsp/cli/agent_commands.h"
+#include "lsp/cli/diagnostics_command.h"
 #include "lsp/cli/doctor_command.h"
 #include "lsp/cli/journal_commands.h"
 #include "lsp/cli/lsp_command.h"
@@ -22,6 +23,8 @@ const std::vector<Subcommand>& subcommands() {
       {"read", "print a file as anchored rows LINE:LLL:BBB→text", runReadCommand},
       {"search", "find a regex or --literal in the workspace (open buffers live), as anchored rows",
        runSearchCommand},
+      {"diagnostics", "the editor's diagnostics (its language servers, unsaved text) as rows",
+       runDiagnosticsCommand},
       {"edit", "apply anchored edits (replace, insert_after, insert_before, delete, write)",
        runEditCommand},
       {"replace", "replace a unique text (--old/--new) in a file", runReplaceCommand},

@@ -242,6 +242,49 @@ json statusTool() {
               object(json::object(), json::array()), true);
 }
 
+json searchTool() {
+  return tool(
+      "hashline_search", "Search the workspace, live buffers included",
+      std::string("Find lines matching a regular expression (RE2; `literal: true` for plain "
+                  "text) across the workspace: files open in the editor are searched in their "
+                  "live text, unsaved typing included, the rest on disk (.gitignore'd and binary "
+                  "files skipped). Hits are anchored rows `LINE:LLL:BBB→text` per file, counted "
+                  "as read: edit from them directly. ") +
+          kAnchors,
+      object(
+          {{"pattern", {{"type", "string"}, {"description", "RE2 regex, or text with literal."}}},
+           {"literal", {{"type", "boolean"}, {"description", "Match the pattern as text."}}},
+           {"ignore_case", {{"type", "boolean"}, {"description", "Case-insensitive."}}},
+           {"paths",
+            {{"type", "array"},
+             {"items", {{"type", "string"}}},
+             {"description", "Files or directories to search (default: the workspace)."}}},
+           {"globs",
+            {{"type", "array"},
+             {"items", {{"type", "string"}}},
+             {"description", "Keep files matching, e.g. \"*.cpp\"; \"!G\" drops them."}}},
+           {"max_hits",
+            {{"type", "integer"}, {"minimum", 1}, {"description", "At most this many rows."}}}},
+          {"pattern"}),
+      true);
+}
+
+json diagnosticsTool() {
+  return tool(
+      "hashline_diagnostics", "The editor's diagnostics",
+      "List the errors and warnings the editor's own language servers report (unsaved text "
+      "included) for a file, or every file they reported on, as anchored rows `LINE:LLL:BBB "
+      "severity source: message`. Edits report the diagnostics they introduced or removed "
+      "already; use this to look before editing or after the editor caught up.",
+      object({{"path", kPath},
+              {"severity",
+               {{"type", "string"},
+                {"enum", {"error", "warning", "information", "hint"}},
+                {"description", "Only this severity or worse."}}}},
+             json::array()),
+      true);
+}
+
 } // namespace
 
 const char* errorVocabulary() {
@@ -268,8 +311,9 @@ json toolDefinitions(const ToolSelection& selection) {
 }
 
 json toolDefinitions() {
-  json tools = json::array({readTool(), editTool(), replaceTool(), headTailTool(), rangeTool(),
-                            patchTool(), draftTool(), edTool(), statusTool()});
+  json tools =
+      json::array({readTool(), editTool(), replaceTool(), headTailTool(), rangeTool(), patchTool(),
+                   draftTool(), edTool(), searchTool(), diagnosticsTool(), statusTool()});
   for (json& journal_tool : journalToolDefinitions())
     tools.push_back(std::move(journal_tool));
   return tools;
@@ -277,8 +321,9 @@ json toolDefinitions() {
 
 bool isTool(const std::string& name) {
   static const std::set<std::string> names = {
-      "hashline_read",  "hashline_edit",  "hashline_replace", "hashline_headtail", "hashline_range",
-      "hashline_patch", "hashline_draft", "hashline_ed",      "hashline_status"};
+      "hashline_read",   "hashline_edit",        "hashline_replace", "hashline_headtail",
+      "hashline_range",  "hashline_patch",       "hashline_draft",   "hashline_ed",
+      "hashline_search", "hashline_diagnostics", "hashline_status"};
   return names.count(name) > 0 || isJournalTool(name);
 }
 

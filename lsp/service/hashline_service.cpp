@@ -4,6 +4,7 @@
 
 #include "engine/anchors/reader.h"
 #include "engine/verify/fresh_anchors.h"
+#include "lsp/context/diagnostics_service.h"
 #include "lsp/context/search_service.h"
 #include "lsp/journal/journal_service.h"
 #include "lsp/protocol/error_json.h"
@@ -63,7 +64,8 @@ HashlineService::HashlineService(std::optional<EditorLink> editor,
   if (editor_)
     buffers_ =
         std::make_unique<BufferBackend>(*editor_, options_, static_cast<ChangeLedger&>(*this));
-  context::addSearchMethod(*this); // `search`: live buffers and the disk (lsp/context)
+  context::addSearchMethod(*this);        // `search`: live buffers and the disk (lsp/context)
+  context::addNoEditorDiagnostics(*this); // the editor's feature replaces it (lsp/context)
 }
 
 HashlineService::~HashlineService() = default;
@@ -138,6 +140,8 @@ void HashlineService::call(const std::string& raw_method, json params, ServiceCa
       CallerIdentity caller;
       if (auto error = parseCaller(method, params, caller)) return done(*error);
       done = withConfirmation(caller, std::move(done));
+      for (const ResultHook& hook : result_hooks_)
+        done = hook(method, params, std::move(done));
     }
     if (auto form = forms.find(method); form != forms.end()) {
       FormRequest request;

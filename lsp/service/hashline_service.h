@@ -76,6 +76,13 @@ public:
   /// A method another feature adds (the reconciler's `conflicts` and `resolve`).
   using MethodHandler = std::function<void(const nlohmann::json& params, ServiceCallback done)>;
   void addMethod(std::string name, MethodHandler handler);
+  /// Wraps the answer of every mutating call (edit forms, patch, undo, reject, rewind) before it
+  /// goes out: another feature adds to an applied result (the editor's diagnostics,
+  /// lsp/context/diagnostics_service.h). Called when the call starts, so a hook can note the
+  /// state before the edit; it returns the callback to use instead of `done`.
+  using ResultHook = std::function<ServiceCallback(
+      const std::string& method, const nlohmann::json& params, ServiceCallback done)>;
+  void addResultHook(ResultHook hook) { result_hooks_.push_back(std::move(hook)); }
   /// The outcome of an edit the sidecar makes itself, and the journal op recording it (0: none).
   using OwnEditDone = std::function<void(Result<BufferApplied> outcome, std::uint64_t op)>;
   /// Applies an edit the sidecar itself makes (a reconciled disk write) to the open document
@@ -118,6 +125,7 @@ private:
   ServiceCallback withConfirmation(const CallerIdentity& caller, ServiceCallback done) const;
   /// `done` that adds the open reconciliation conflicts to a `pending` result.
   ServiceCallback withConflicts(const nlohmann::json& params, ServiceCallback done) const;
+  std::vector<ResultHook> result_hooks_;
   // ChangeLedger: logs, journals and announces what landed; returns the journal op id.
   std::uint64_t recordLanded(const AppliedEdit& edit) override;
   std::uint64_t recordAround(const AppliedEdit& edit, const GatedWrite& write) override;

@@ -1,6 +1,7 @@
 // Wiring of HashlineService into the LSP method table; see service_feature.h.
 #include "lsp/service/service_feature.h"
 
+#include "lsp/context/diagnostics_service.h"
 #include "lsp/protocol/json_path.h"
 #include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
@@ -32,6 +33,8 @@ HashlineService& registerAgentService(LspServer& server) {
   immortal.push_back(service);
   // Foreign disk writes to open files become merged buffer edits (adds `conflicts`, `resolve`).
   registerReconciler(server, *service, ReconcileOptions::fromEnvironment());
+  // The editor's diagnostics: hashline/diagnostics, `diagnostics`, and in edit results.
+  context::registerDiagnostics(server, *service);
   for (const std::string& method : service->methods()) {
     server.methods().addCommand("hashline." + method, [service, method](json arguments,
                                                                         Reply reply) {

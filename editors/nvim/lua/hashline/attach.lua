@@ -340,6 +340,7 @@ local function client_config(root)
     end,
     on_attach = function(client, bufnr)
       require('hashline.review').watch(bufnr)
+      require('hashline.diagnostics').watch(bufnr) -- vim.diagnostic → hashline/diagnostics
       if cfg.on_attach then
         cfg.on_attach(client, bufnr)
       end

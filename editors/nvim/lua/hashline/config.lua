@@ -61,6 +61,9 @@ M.defaults = {
   -- listing overlaps as conflicts; 'clean' takes it only into buffers without unsaved changes;
   -- 'off' leaves it to Neovim (W12 prompt / reload). See :help hashline-reconcile.
   reconcile = 'merge',
+  -- Forward the diagnostics Neovim holds (vim.diagnostic, every language server's) to the sidecar,
+  -- so agents' edit results report what they introduced or removed (:help hashline-diagnostics).
+  diagnostics = true,
 }
 
 local current = vim.deepcopy(M.defaults)
@@ -69,7 +72,7 @@ local current = vim.deepcopy(M.defaults)
 local option_names = { 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_filetypes', 'max_filesize',
   'root_markers', 'root_dir', 'tier', 'session', 'agent_socket', 'position_encoding', 'debounce',
   'strict_versions', 'timeout', 'init_options', 'on_attach', 'review_signs', 'review_sign_text', 'review_debounce',
-  'confirm_edits', 'confirm_prompt', 'reconcile' }
+  'confirm_edits', 'confirm_prompt', 'reconcile', 'diagnostics' }
 local known = {}
 for _, name in ipairs(option_names) do
   known[name] = true
@@ -109,6 +112,7 @@ function M.setup(user)
     confirm_edits = 'boolean',
     confirm_prompt = { 'boolean', 'function' },
     reconcile = 'string',
+    diagnostics = 'boolean',
   }
   for _, name in ipairs(option_names) do
     if types[name] then
