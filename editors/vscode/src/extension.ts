@@ -1,11 +1,13 @@
 // Entry point of the hashline VS Code extension: creates the output channels, starts the
 // `hashline lsp` server for every file and untitled buffer, and registers the commands, the
-// language-model tools, the review UI (CodeLens, decorations, Review Agent Edits), the language
-// status item and the test hooks. VS Code calls activate()
-// once, when startup has finished.
+// language-model tools, the review UI (CodeLens, decorations, Review Agent Edits), the editor's
+// eyes for the sidecar (diagnostics, selection and visible editors, document symbols), the
+// language status item and the test hooks. VS Code calls activate() once, when startup has finished.
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
+import { ContextForwarder } from './context';
+import { DiagnosticsForwarder } from './diagnostics';
 import { Reconcile } from './reconcile';
 import { registerReviewCommands } from './reviewCommands';
 import { registerReviewDecorations } from './reviewDecorations';
@@ -14,6 +16,7 @@ import { ReviewModel } from './reviewModel';
 import { HashlineServer, errorText } from './server';
 import { affectsServer } from './settings';
 import { registerStatusItem } from './statusItem';
+import { registerSymbols } from './symbols';
 import { registerTestHooks } from './testHooks';
 import { registerTools } from './tools';
 
@@ -38,6 +41,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerReviewLens(review),
     ...registerReviewDecorations(review),
     new Reconcile(server, review, log, context.globalState),
+    new DiagnosticsForwarder(server),
+    new ContextForwarder(server),
+    registerSymbols(server),
     ...registerTestHooks(server, log),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsServer(e) && server) {

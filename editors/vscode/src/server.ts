@@ -1,6 +1,7 @@
 // Owns the `hashline lsp` process: starts it through vscode-languageclient for every file and
 // untitled buffer, restarts it when its settings change, and gives the rest of the extension one
-// way to call it (executeCommand, hashline/snapshot). Runs on the extension host's event loop.
+// way to call it (executeCommand, hashline/snapshot, notifications) and to answer the server's
+// own requests (handleRequest: installed on every client it starts). Runs on the extension host's event loop.
 import * as vscode from 'vscode';
 import {
   ExecuteCommandRequest,
@@ -20,6 +21,13 @@ export const documentSelector = [
   { scheme: 'untitled' },
 ];
 
+// The documents the sidecar works on and hears about from us (diagnostics, context): untitled
+// buffers and files inside a workspace folder (it refuses paths outside its roots).
+export function sharedWithServer(doc: vscode.TextDocument): boolean {
+  if (doc.uri.scheme === 'untitled') return true;
+  return doc.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(doc.uri) !== undefined;
+}
+
 export class HashlineServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient> | undefined;
@@ -29,6 +37,11 @@ export class HashlineServer implements vscode.Disposable {
   private readonly reconciled = new vscode.EventEmitter<ReconciledParams>();
   // Fires on every `hashline/reconciled` notification (a foreign disk write met an open buffer).
   readonly onDidReconcile = this.reconciled.event;
+  private readonly started = new vscode.EventEmitter<void>();
+  // Fires each time a client finished `initialize` (first start and every restart).
+  readonly onDidStart = this.started.event;
+  // Server → client requests we answer, installed on each new client before it starts.
+  private readonly requestHandlers = new Map<string, (params: unknown) => Promise<unknown>>();
 
   constructor(
     private readonly log: vscode.OutputChannel,
@@ -92,6 +105,29 @@ export class HashlineServer implements vscode.Disposable {
     })) as T;
   }
 
+  // A notification to the running server; dropped (false) when it is not running: the callers
+  // send their state again on onDidStart.
+  notify(method: string, params: object): boolean {
+    const client = this.client;
+    if (!client || client.state !== State.Running) return false;
+    client.sendNotification(method, params).catch((e) => {
+      this.log.appendLine(`[hashline] sending ${method} failed: ${errorText(e)}`);
+    });
+    return true;
+  }
+
+  // Answers the server's request `method` on this and every later client.
+  handleRequest(method: string, handler: (params: unknown) => Promise<unknown>): vscode.Disposable {
+    this.requestHandlers.set(method, handler);
+    const current = this.client?.onRequest(method, handler);
+    return {
+      dispose: () => {
+        this.requestHandlers.delete(method);
+        current?.dispose();
+      },
+    };
+  }
+
   async snapshot(uri: vscode.Uri): Promise<SnapshotResult> {
     const client = await this.start();
     return client.sendRequest<SnapshotResult>(SnapshotRequest, {
@@ -134,6 +170,7 @@ export class HashlineServer implements vscode.Disposable {
     this.client = client;
     client.onDidChangeState(() => this.stateChanged.fire());
     client.onNotification(ReconciledNotification, (p: ReconciledParams) => this.reconciled.fire(p));
+    for (const [method, handler] of this.requestHandlers) client.onRequest(method, handler);
     try {
       await client.start();
     } catch (e) {
@@ -146,6 +183,7 @@ export class HashlineServer implements vscode.Disposable {
       `[hashline] server ready${info ? `: ${info.name} ${info.version ?? ''}` : ''}` +
         ` (position encoding ${client.initializeResult?.capabilities.positionEncoding ?? 'utf-16'})`,
     );
+    this.started.fire();
     return client;
   }
 
@@ -153,6 +191,7 @@ export class HashlineServer implements vscode.Disposable {
     void this.stop();
     this.stateChanged.dispose();
     this.reconciled.dispose();
+    this.started.dispose();
   }
 }
 

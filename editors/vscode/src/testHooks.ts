@@ -4,8 +4,8 @@
 //   registered (harmless), shown in the palette only in test mode.
 // - in test mode only (env HASHLINE_VSCODE_TEST_DIR set when code-server starts), a file channel:
 //   the driver drops `<dir>/rpc/<id>.req.json`, the extension answers `<dir>/rpc/<id>.res.json`.
-//   It lets the driver read the editor's model (text, version, dirty flag) and the CodeLenses VS
-//   Code shows, and run commands/tools the way an in-editor agent would. Runs on the extension host's event loop.
+//   It lets the driver read the editor's model (text, version, dirty flag), the CodeLenses and
+//   diagnostics VS Code shows, select lines, and run commands/tools the way an in-editor agent would. Runs on the extension host's event loop.
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -94,6 +94,28 @@ async function answer(server: HashlineServer, req: Request): Promise<unknown> {
       return lenses
         .filter((l) => l.command?.command.startsWith('hashline.'))
         .map((l) => ({ line: l.range.start.line + 1, title: l.command!.title, command: l.command!.command, arguments: l.command!.arguments ?? [] }));
+    }
+    case 'select': {
+      // Shows the document and selects lines from..to (1-based, inclusive: from the start of
+      // `from` to the end of `to`), as a person dragging over them would; returns the text.
+      const doc = await vscode.workspace.openTextDocument(resolveTarget(String(req.path)));
+      const editor = await vscode.window.showTextDocument(doc, { preview: false });
+      const from = Number(req.from) - 1;
+      const to = Number(req.to ?? req.from) - 1;
+      const selection = new vscode.Selection(from, 0, to, doc.lineAt(to).range.end.character);
+      editor.selection = selection;
+      editor.revealRange(selection);
+      return { uri: doc.uri.toString(), version: doc.version, text: doc.getText(selection) };
+    }
+    case 'diagnostics': {
+      // What VS Code shows for a document (all language extensions), 1-based lines.
+      const uri = resolveTarget(String(req.path));
+      return vscode.languages.getDiagnostics(uri).map((d) => ({
+        line: d.range.start.line + 1,
+        severity: vscode.DiagnosticSeverity[d.severity],
+        source: d.source,
+        message: d.message,
+      }));
     }
     case 'mirrorCheck':
       return vscode.commands.executeCommand('hashline.test.mirrorCheck', req.path);
