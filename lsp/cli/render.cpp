@@ -1,6 +1,7 @@
 // Human-readable text for service results; see render.h.
 #include "lsp/cli/render.h"
 
+#include "lsp/cli/context_command.h"
 #include "lsp/cli/diagnostics_command.h"
 #include "lsp/cli/journal_commands.h"
 #include "lsp/cli/search_command.h"
@@ -172,6 +173,7 @@ std::string renderResult(const std::string& method, const json& result,
   if (method == "read") return renderRead(result, base_dir);
   if (method == "search") return renderSearch(result, base_dir);
   if (method == "diagnostics") return renderDiagnosticsList(result, base_dir);
+  if (method == "context") return renderContext(result, base_dir);
   if (method == "status") return renderStatus(result);
   if (lsp::JournalService::handles(method)) return renderJournalResult(method, result);
   std::string status = result.value("status", std::string());

@@ -2,6 +2,7 @@
 #include "lsp/cli/subcommands.h"
 
 #include "lsp/cli/agent_commands.h"
+#include "lsp/cli/context_command.h"
 #include "lsp/cli/diagnostics_command.h"
 #include "lsp/cli/doctor_command.h"
 #include "lsp/cli/journal_commands.h"
@@ -25,6 +26,8 @@ const std::vector<Subcommand>& subcommands() {
        runSearchCommand},
       {"diagnostics", "the editor's diagnostics (its language servers, unsaved text) as rows",
        runDiagnosticsCommand},
+      {"context", "the user's selection and visible files in the editor, as rows",
+       runContextCommand},
       {"edit", "apply anchored edits (replace, insert_after, insert_before, delete, write)",
        runEditCommand},
       {"replace", "replace a unique text (--old/--new) in a file", runReplaceCommand},

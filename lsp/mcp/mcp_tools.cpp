@@ -285,6 +285,15 @@ json diagnosticsTool() {
       true);
 }
 
+json contextTool() {
+  return tool("hashline_context", "What the user has selected in the editor",
+              "The file the user is focused on in the editor, their selection in it (its text, "
+              "and its lines as anchored rows `LINE:LLL:BBB→text`, counted as read: edit from "
+              "them directly), the latest non-empty selection, and the files visible with their "
+              "line spans. Use it when the user says \"this\" or \"here\".",
+              object(json::object(), json::array()), true);
+}
+
 } // namespace
 
 const char* errorVocabulary() {
@@ -311,9 +320,9 @@ json toolDefinitions(const ToolSelection& selection) {
 }
 
 json toolDefinitions() {
-  json tools =
-      json::array({readTool(), editTool(), replaceTool(), headTailTool(), rangeTool(), patchTool(),
-                   draftTool(), edTool(), searchTool(), diagnosticsTool(), statusTool()});
+  json tools = json::array({readTool(), editTool(), replaceTool(), headTailTool(), rangeTool(),
+                            patchTool(), draftTool(), edTool(), searchTool(), diagnosticsTool(),
+                            contextTool(), statusTool()});
   for (json& journal_tool : journalToolDefinitions())
     tools.push_back(std::move(journal_tool));
   return tools;
@@ -323,7 +332,7 @@ bool isTool(const std::string& name) {
   static const std::set<std::string> names = {
       "hashline_read",   "hashline_edit",        "hashline_replace", "hashline_headtail",
       "hashline_range",  "hashline_patch",       "hashline_draft",   "hashline_ed",
-      "hashline_search", "hashline_diagnostics", "hashline_status"};
+      "hashline_search", "hashline_diagnostics", "hashline_context", "hashline_status"};
   return names.count(name) > 0 || isJournalTool(name);
 }
 

@@ -4,6 +4,7 @@
 
 #include "engine/anchors/reader.h"
 #include "engine/verify/fresh_anchors.h"
+#include "lsp/context/context_service.h"
 #include "lsp/context/diagnostics_service.h"
 #include "lsp/context/search_service.h"
 #include "lsp/journal/journal_service.h"
@@ -66,6 +67,7 @@ HashlineService::HashlineService(std::optional<EditorLink> editor,
         std::make_unique<BufferBackend>(*editor_, options_, static_cast<ChangeLedger&>(*this));
   context::addSearchMethod(*this);        // `search`: live buffers and the disk (lsp/context)
   context::addNoEditorDiagnostics(*this); // the editor's feature replaces it (lsp/context)
+  context::addNoEditorContext(*this);     // likewise
 }
 
 HashlineService::~HashlineService() = default;

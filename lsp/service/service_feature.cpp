@@ -1,6 +1,7 @@
 // Wiring of HashlineService into the LSP method table; see service_feature.h.
 #include "lsp/service/service_feature.h"
 
+#include "lsp/context/context_service.h"
 #include "lsp/context/diagnostics_service.h"
 #include "lsp/protocol/json_path.h"
 #include "lsp/reconcile/reconciler.h"
@@ -35,6 +36,8 @@ HashlineService& registerAgentService(LspServer& server) {
   registerReconciler(server, *service, ReconcileOptions::fromEnvironment());
   // The editor's diagnostics: hashline/diagnostics, `diagnostics`, and in edit results.
   context::registerDiagnostics(server, *service);
+  // The user's selection and visible documents: hashline/context and `context`.
+  context::registerContext(server, *service);
   for (const std::string& method : service->methods()) {
     server.methods().addCommand("hashline." + method, [service, method](json arguments,
                                                                         Reply reply) {

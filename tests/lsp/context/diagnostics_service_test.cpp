@@ -53,9 +53,10 @@ TEST_F(DiagnosticsServiceTest, AnEditGetsWhatItIntroducedOnceTheSetForItsVersion
   publish("a.cpp", 1, json::array()); // the server's first, clean report
   std::int64_t id =
       startService("edit", replaceLine("a.cpp", 2, "  return x;", {{"diagnosticsWaitMs", 20000}}));
-  applyAndConfirm(nextApplyEdit());                           // the buffer is at version 2 now
-  publish("a.cpp", 1, {error(0, "stale: for the old text")}); // late report on version 1
-  publish("a.cpp", 2, {error(1, "use of undeclared identifier 'x'")});
+  applyAndConfirm(nextApplyEdit()); // the buffer is at version 2 now
+  publish("a.cpp", 1,
+          json::array({error(0, "stale: for the old text")})); // late report on version 1
+  publish("a.cpp", 2, json::array({error(1, "use of undeclared identifier 'x'")}));
   json result = finish(id);
   ASSERT_EQ(result["status"], "applied") << result.dump();
   const json& d = result["diagnostics"];
@@ -89,7 +90,7 @@ TEST_F(DiagnosticsServiceTest, AnEditGetsWhatItIntroducedOnceTheSetForItsVersion
 
 TEST_F(DiagnosticsServiceTest, TheWaitRunsOutWithANoteAndTheLatestSet) {
   open("a.cpp", "int a;\nint b;\n");
-  publish("a.cpp", 1, {error(0, "old warning")});
+  publish("a.cpp", 1, json::array({error(0, "old warning")}));
   std::int64_t id =
       startService("edit", replaceLine("a.cpp", 2, "int c;", {{"diagnosticsWaitMs", 150}}));
   applyAndConfirm(nextApplyEdit());
@@ -119,8 +120,8 @@ TEST_F(DiagnosticsServiceTest, BadInputIsRefusedOrIgnoredAndNothingBreaks) {
   open("a.cpp", "int a;\n");
   client_->notify("hashline/diagnostics", {{"uri", 7}});
   client_->notify("hashline/diagnostics", json::array({1, 2}));
-  client_->notify("hashline/diagnostics",
-                  {{"uri", "file:///etc/passwd"}, {"diagnostics", {error(0, "outside")}}});
+  client_->notify("hashline/diagnostics", {{"uri", "file:///etc/passwd"},
+                                           {"diagnostics", json::array({error(0, "outside")})}});
   // A huge set is bounded, not refused.
   json many = json::array();
   for (int i = 0; i < 3000; ++i)

@@ -341,6 +341,7 @@ local function client_config(root)
     on_attach = function(client, bufnr)
       require('hashline.review').watch(bufnr)
       require('hashline.diagnostics').watch(bufnr) -- vim.diagnostic → hashline/diagnostics
+      require('hashline.context').watch(bufnr) -- selection, visible windows → hashline/context
       if cfg.on_attach then
         cfg.on_attach(client, bufnr)
       end

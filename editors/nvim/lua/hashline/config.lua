@@ -64,6 +64,9 @@ M.defaults = {
   -- Forward the diagnostics Neovim holds (vim.diagnostic, every language server's) to the sidecar,
   -- so agents' edit results report what they introduced or removed (:help hashline-diagnostics).
   diagnostics = true,
+  -- Tell the sidecar the current selection and the visible windows (debounced), so agents can
+  -- ask what the user has selected (`hashline context`; :help hashline-context).
+  share_selection = true,
 }
 
 local current = vim.deepcopy(M.defaults)
@@ -72,7 +75,7 @@ local current = vim.deepcopy(M.defaults)
 local option_names = { 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_filetypes', 'max_filesize',
   'root_markers', 'root_dir', 'tier', 'session', 'agent_socket', 'position_encoding', 'debounce',
   'strict_versions', 'timeout', 'init_options', 'on_attach', 'review_signs', 'review_sign_text', 'review_debounce',
-  'confirm_edits', 'confirm_prompt', 'reconcile', 'diagnostics' }
+  'confirm_edits', 'confirm_prompt', 'reconcile', 'diagnostics', 'share_selection' }
 local known = {}
 for _, name in ipairs(option_names) do
   known[name] = true
@@ -113,6 +116,7 @@ function M.setup(user)
     confirm_prompt = { 'boolean', 'function' },
     reconcile = 'string',
     diagnostics = 'boolean',
+    share_selection = 'boolean',
   }
   for _, name in ipairs(option_names) do
     if types[name] then
