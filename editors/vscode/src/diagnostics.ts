@@ -30,7 +30,9 @@ export class DiagnosticsForwarder implements vscode.Disposable {
   constructor(private readonly server: HashlineServer) {
     this.subscriptions.push(
       vscode.languages.onDidChangeDiagnostics((e) => {
-        for (const uri of e.uris) this.schedule(uri, true);
+        // A project-wide check names many files that are not open: only open ones are sent.
+        const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
+        for (const uri of e.uris) if (open.has(uri.toString())) this.schedule(uri, true);
       }),
       vscode.workspace.onDidOpenTextDocument((doc) => this.schedule(doc.uri, false)),
       vscode.workspace.onDidCloseTextDocument((doc) => this.cancel(doc.uri.toString())),

@@ -5,12 +5,14 @@
 // - in test mode only (env HASHLINE_VSCODE_TEST_DIR set when code-server starts), a file channel:
 //   the driver drops `<dir>/rpc/<id>.req.json`, the extension answers `<dir>/rpc/<id>.res.json`.
 //   It lets the driver read the editor's model (text, version, dirty flag), the CodeLenses and
-//   diagnostics VS Code shows, select lines, and run commands/tools the way an in-editor agent would. Runs on the extension host's event loop.
+//   diagnostics VS Code shows and the symbols the extension would give the server, select lines,
+//   and run commands/tools the way an in-editor agent would. Runs on the extension host's event loop.
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { HashlineServer, documentSelector, errorText } from './server';
+import { documentSymbols } from './symbols';
 import { ensureOpen, resolveTarget } from './targets';
 
 const testDir = process.env.HASHLINE_VSCODE_TEST_DIR;
@@ -117,6 +119,9 @@ async function answer(server: HashlineServer, req: Request): Promise<unknown> {
         message: d.message,
       }));
     }
+    case 'documentSymbol':
+      // What the extension answers the server's hashline/documentSymbol request with.
+      return documentSymbols(server, { textDocument: { uri: server.protocolUri(resolveTarget(String(req.path))) } });
     case 'mirrorCheck':
       return vscode.commands.executeCommand('hashline.test.mirrorCheck', req.path);
     case 'tool': {

@@ -23,12 +23,18 @@
 //   reconcile — a foreign write behind a dirty buffer is merged in and Ctrl+S saves without the
 //            "file is newer" conflict; an overlapping write is a conflict resolved with "Take theirs"
 //            (driver/reconcile.mjs).
+//   eyes   — the editor's eyes (driver/eyes.mjs): VS Code's TypeScript diagnostics reach the
+//            sidecar, so a CLI edit that introduces a type error into the unsaved eyes.ts gets it
+//            back anchored on its line and the fix reports it removed; the selection in the editor
+//            is what `hashline context` reports; the extension's document symbols feed
+//            `hashline outline` / `read --symbol`.
 // Started by run.sh with: CS_URL CS_WS CS_TEST_DIR CS_CACHE HASHLINE_BIN CS_PARTS (+ the env the
 // CLI needs to find the sidecar). Prints PASS/FAIL lines and "N passed, N failed"; exit 0 iff
 // every check ran and passed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Hooks, Ledger, launchBrowser, linesOf, parseRows, poll, runCli, runCliAsync, sleep } from './harness.mjs';
+import { partEyes } from './eyes.mjs';
 import { partReconcile } from './reconcile.mjs';
 
 const env = process.env;
@@ -488,13 +494,14 @@ async function main() {
     if (!L.check('extension activated and `hashline lsp` running', state, 'see hashline output channel log (run.sh prints it)')) return;
     L.log('server', JSON.stringify(state.serverInfo));
     await hooks.call('open', { path: sampleName });
-    const all = ['mirror', 'tools', 'commands', 'cli', 'review', 'confirm', 'reconcile'];
+    const all = ['mirror', 'tools', 'commands', 'cli', 'review', 'confirm', 'reconcile', 'eyes'];
     for (const p of all) {
       if (!parts.has(p)) { L.notRun(p, 'not in CS_PARTS'); continue; }
       L.log('part', p);
       try {
         await { mirror: partMirror, tools: partTools, commands: partCommands, cli: partCli, review: partReview, confirm: partConfirm,
-          reconcile: (pg) => partReconcile(pg, { L, hooks, ws, bin, env, testDir, focusEditor, typeAtLineEnd, docState, toastText }) }[p](page);
+          reconcile: (pg) => partReconcile(pg, { L, hooks, ws, bin, env, testDir, focusEditor, typeAtLineEnd, docState, toastText }),
+          eyes: (pg) => partEyes(pg, { L, hooks, ws, bin, env, focusEditor, typeAtLineEnd, docState }) }[p](page);
       } catch (e) {
         L.check(`${p}: ran to the end`, false, String(e && e.stack || e));
       }

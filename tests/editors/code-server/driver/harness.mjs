@@ -86,8 +86,9 @@ export class Hooks {
 }
 
 // Runs the hashline CLI like an agent in a terminal would. Returns {status, stdout, stderr, json}.
-export function runCli(bin, args, env) {
-  const r = spawnSync(bin, args, { env, encoding: 'utf8', timeout: 30000 });
+// `cwd`: the terminal's directory (a subcommand that names no file finds its sidecar by it).
+export function runCli(bin, args, env, cwd) {
+  const r = spawnSync(bin, args, { env, cwd, encoding: 'utf8', timeout: 30000 });
   let json;
   try { json = JSON.parse(r.stdout); } catch { json = undefined; }
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, json, error: r.error && String(r.error) };
