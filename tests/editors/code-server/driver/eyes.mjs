@@ -5,7 +5,8 @@
 // reports it removed — all from the diagnostics the extension forwards (hashline/diagnostics).
 // Then the selection: lines 3–5 selected in the editor are what `hashline context` reports, with
 // the selected text and anchored rows. Then the symbols: the extension's answer to
-// hashline/documentSymbol lists each function, and `hashline outline` / `read --symbol` use it.
+// hashline/documentSymbol lists each function, and `hashline outline` / `read --symbol` use it
+// (an unknown symbol and a plain text file, which has no language server, are refused).
 // The context and symbol subcommands are checked once the binary has them (NOT RUN until then).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -188,4 +189,13 @@ export async function partEyes(page, { L, hooks, ws, bin, env, focusEditor, type
   L.check('eyes: `hashline read eyes.ts --symbol greet --json` returns exactly lines 5–8',
     greet.status === 0 && glines.length === 4 && glines.every((l, i) => l.line === 5 + i && l.text === linesOf(original)[4 + i]),
     greet.json ?? { status: greet.status, stdout: greet.stdout, stderr: greet.stderr });
+  // Bad input: a symbol eyes.ts lacks, and a file no language server in VS Code has symbols for.
+  const unknown = cli(['read', file, '--symbol', 'nosuch', '--json']);
+  const unknownCode = unknown.json?.error?.code ?? (/^([A-Z_]+)/.exec(unknown.stderr || '') || [])[1];
+  L.check('eyes: `read --symbol` of a name eyes.ts lacks is refused with an error code (exit 1)',
+    unknown.status === 1 && /^[A-Z_]+$/.test(unknownCode || ''), { status: unknown.status, stdout: unknown.stdout, stderr: unknown.stderr });
+  const plain = cli(['outline', path.join(ws, 'sample.txt'), '--json']);
+  const said = `${plain.stdout}${plain.stderr}`;
+  L.check('eyes: `hashline outline sample.txt` is refused with the extension\'s reason (no language server for plaintext files)',
+    plain.status === 1 && /plaintext/.test(said) && /language server/.test(said), { status: plain.status, stdout: plain.stdout, stderr: plain.stderr });
 }
