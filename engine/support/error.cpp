@@ -12,7 +12,7 @@ struct CodeInfo {
   std::string_view hint;
 };
 
-constexpr std::array<CodeInfo, 21> kCodes{{
+constexpr std::array<CodeInfo, 23> kCodes{{
     {ErrorCode::NotObserved, "NOT_OBSERVED", "read the file first, then retry the edit"},
     {ErrorCode::StaleVersion, "STALE_VERSION",
      "the file changed since you read it; re-read it, then retry"},
@@ -49,6 +49,10 @@ constexpr std::array<CodeInfo, 21> kCodes{{
     {ErrorCode::IoError, "IO_ERROR", "the file system refused; check permissions and disk space"},
     {ErrorCode::InvalidPattern, "INVALID_PATTERN",
      "fix the search pattern (RE2 syntax), or search for the text as it is with --literal"},
+    {ErrorCode::SymbolNotFound, "SYMBOL_NOT_FOUND",
+     "list the file's symbols with hashline outline PATH, then name one (Class.method)"},
+    {ErrorCode::NoSymbols, "NO_SYMBOLS",
+     "no language server in the editor gives this file's symbols; read it with --from/--to"},
 }};
 
 const CodeInfo& infoOf(ErrorCode code) {

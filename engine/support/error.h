@@ -37,6 +37,8 @@ enum class ErrorCode {
   Conflict,
   IoError,
   InvalidPattern,
+  SymbolNotFound,
+  NoSymbols,
 };
 
 /// "NOT_OBSERVED", "STALE_ANCHOR", ... — the wire name of a code.

@@ -139,6 +139,8 @@ struct Command {
   std::function<bool(const Parsed&, json&, std::string&)> build;
   std::string method;
   bool needs_path = true;
+  /// When set: the method for these options (read --symbol asks `symbol`).
+  std::function<std::string(const Parsed&)> method_for;
 };
 
 int runCommand(const Command& command, std::vector<std::string> raw) {
@@ -157,7 +159,8 @@ int runCommand(const Command& command, std::vector<std::string> raw) {
   std::string problem;
   if (!command.build(parsed, params, problem))
     return usage(command.spec.name, command.spec.usage, problem);
-  return runServiceCall(command.spec.name, command.method, std::move(params), parsed.global);
+  const std::string method = command.method_for ? command.method_for(parsed) : command.method;
+  return runServiceCall(command.spec.name, method, std::move(params), parsed.global);
 }
 
 /// Reads a JSON edits value: an array, or an object with `edits`.
@@ -285,7 +288,7 @@ int runServiceCall(const std::string& command, const std::string& method, json p
   if (global.no_diagnostics) params["diagnostics"] = false;
   if (global.diagnostics_wait_ms) params["diagnosticsWaitMs"] = *global.diagnostics_wait_ms;
   // Human output prints the joined rows: the per-row objects are not needed (nor built).
-  if (method == "read" && !global.json) params["format"] = "text";
+  if ((method == "read" || method == "symbol") && !global.json) params["format"] = "text";
 
   agent::RouterOptions options;
   options.workspace = global.workspace;
@@ -321,13 +324,20 @@ int runServiceCall(const std::string& command, const std::string& method, json p
 int runReadCommand(std::vector<std::string> args) {
   static const Command command{
       {"read",
-       "usage: hashline read PATH [--from N] [--to M] [--tier line|block|chain]\n"
+       "usage: hashline read PATH [--from N] [--to M | --symbol NAME] [--tier line|block|chain]\n"
        "Prints the file as anchored rows `LINE:LLL:BBB→text` after a header line (path, version,\n"
        "tier, lines). Copy anchors from these rows into edits; the read also records, for the\n"
-       "session, what was seen, so later edits can be verified against it.\n",
-       {"--from", "--to", "--tier"},
+       "session, what was seen, so later edits can be verified against it.\n"
+       "--symbol NAME reads just that symbol's lines (Class.method, Class::method or method),\n"
+       "as the editor's language server locates them (see hashline outline PATH).\n",
+       {"--from", "--to", "--tier", "--symbol"},
        {}},
       [](const Parsed& parsed, json& params, std::string& problem) {
+        if (parsed.has("--symbol") && (parsed.has("--from") || parsed.has("--to"))) {
+          problem = "--symbol reads the symbol's own lines: leave out --from/--to";
+          return false;
+        }
+        if (parsed.has("--symbol")) params["symbol"] = parsed.value("--symbol");
         if (parsed.has("--from") && !integerValue(parsed, "--from", params["from"], problem))
           return false;
         if (parsed.has("--to") && !integerValue(parsed, "--to", params["to"], problem))
@@ -335,7 +345,23 @@ int runReadCommand(std::vector<std::string> args) {
         if (parsed.has("--tier")) params["tier"] = parsed.value("--tier");
         return true;
       },
-      "read"};
+      "read",
+      true,
+      [](const Parsed& parsed) { return std::string(parsed.has("--symbol") ? "symbol" : "read"); }};
+  return runCommand(command, std::move(args));
+}
+
+int runOutlineCommand(std::vector<std::string> args) {
+  static const Command command{
+      {"outline",
+       "usage: hashline outline PATH\n"
+       "Lists the file's symbols (functions, classes, methods, ...) with their line spans, one\n"
+       "`FROM-TO kind Qualified.name` per line, as the editor's language server reports them for\n"
+       "the live buffer (the file must be open in the editor). Read one with --symbol NAME.\n",
+       {},
+       {}},
+      [](const Parsed&, json&, std::string&) { return true; },
+      "outline"};
   return runCommand(command, std::move(args));
 }
 

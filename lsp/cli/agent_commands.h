@@ -47,6 +47,7 @@ int runServiceCall(const std::string& command, const std::string& method, nlohma
                    const GlobalOptions& global);
 
 int runReadCommand(std::vector<std::string> args);
+int runOutlineCommand(std::vector<std::string> args);
 int runEditCommand(std::vector<std::string> args);
 int runReplaceCommand(std::vector<std::string> args);
 int runHeadTailCommand(std::vector<std::string> args);

@@ -63,6 +63,23 @@ std::string renderRead(const json& result, const std::string& base_dir) {
   return out.str();
 }
 
+/// A read of one symbol: the symbol's line, then the read.
+std::string renderSymbolRead(const json& result, const std::string& base_dir) {
+  const json symbol = result.value("symbol", json::object());
+  return "# symbol " + symbol.value("qualifiedName", std::string("?")) + "  " +
+         symbol.value("kind", std::string()) + "\n" + renderRead(result, base_dir);
+}
+
+std::string renderOutline(const json& result, const std::string& base_dir) {
+  std::ostringstream out;
+  out << "# " << nameOf(result, base_dir) << "  version " << scalar(result.value("version", json()))
+      << "  " << result.value("symbols", json::array()).size() << " symbols";
+  if (result.contains("server")) out << "  (" << scalar(result["server"]) << ")";
+  out << "\n" << result.value("rows", std::string());
+  if (result.contains("dropped")) out << "(" << scalar(result["dropped"]) << " more not listed)\n";
+  return out.str();
+}
+
 std::string renderEdit(const std::string& method, const json& result, const std::string& base_dir) {
   std::ostringstream out;
   bool preview = result.value("status", std::string()) == "preview";
@@ -171,6 +188,8 @@ std::string renderResult(const std::string& method, const json& result,
                          const std::string& base_dir) {
   if (isRefusal(result)) return renderRefusal(result);
   if (method == "read") return renderRead(result, base_dir);
+  if (method == "symbol") return renderSymbolRead(result, base_dir);
+  if (method == "outline") return renderOutline(result, base_dir);
   if (method == "search") return renderSearch(result, base_dir);
   if (method == "diagnostics") return renderDiagnosticsList(result, base_dir);
   if (method == "context") return renderContext(result, base_dir);

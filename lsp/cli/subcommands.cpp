@@ -28,6 +28,8 @@ const std::vector<Subcommand>& subcommands() {
        runDiagnosticsCommand},
       {"context", "the user's selection and visible files in the editor, as rows",
        runContextCommand},
+      {"outline", "a file's symbols and their line spans, from the editor's language server",
+       runOutlineCommand},
       {"edit", "apply anchored edits (replace, insert_after, insert_before, delete, write)",
        runEditCommand},
       {"replace", "replace a unique text (--old/--new) in a file", runReplaceCommand},

@@ -125,6 +125,10 @@ json selectionJSON(Feature& f, Resolved& resolved, const EditorRange& range,
 void answerContext(Feature* f, const json& params, ServiceCallback done) {
   if (!f) return done(json{{"status", "ok"}, {"available", false}, {"note", kNoEditorNote}});
   const EditorContext* latest = f->store.latest();
+  if (f->store.sharingOff())
+    return done(json{{"status", "ok"},
+                     {"available", false},
+                     {"note", "the user turned selection sharing off in the editor"}});
   if (!latest)
     return done(json{{"status", "ok"}, {"available", false}, {"note", kNothingSentNote}});
   const std::string session = sessionOf(params);

@@ -60,6 +60,8 @@ bool readDocument(const json& value, const char* ranges_key, ContextDocument& ou
 std::optional<std::string> parseContextNotice(const json& params, EditorContext& out) {
   if (!params.is_object()) return "params must be an object";
   out = EditorContext{};
+  if (auto shared = params.find("shared"); shared != params.end() && shared->is_boolean())
+    out.shared = shared->get<bool>();
   if (auto active = params.find("active"); active != params.end() && !active->is_null()) {
     ContextDocument document;
     if (!readDocument(*active, "selections", document))
@@ -79,6 +81,13 @@ std::optional<std::string> parseContextNotice(const json& params, EditorContext&
 
 void EditorContextStore::update(EditorContext context) {
   ++updates_;
+  sharing_off_ = !context.shared;
+  if (sharing_off_) { // forget everything, the latest selection too
+    latest_ = EditorContext{};
+    latest_selection_ = EditorContext{};
+    received_ = selection_received_ = false;
+    return;
+  }
   received_ = true;
   if (context.active && !context.active->ranges.empty() &&
       !context.active->ranges.front().empty()) {

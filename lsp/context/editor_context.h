@@ -4,7 +4,8 @@
 //
 // Params (positions in the session's position encoding, 0-based as LSP):
 //   { active: {uri, version?, selections: [Range]} | null,
-//     visible: [{uri, version?, ranges: [Range]}] }
+//     visible: [{uri, version?, ranges: [Range]}], shared?: false }
+// `shared: false` says the user turned sharing off: the store forgets every report.
 // `selections[0]` is the primary selection (an empty range is the cursor). Bounds: kMaxVisible
 // documents, kMaxRanges ranges each; the rest is dropped. The store also keeps the latest
 // non-empty selection ("the user selected this, then clicked elsewhere"), for Claude Code's
@@ -36,6 +37,7 @@ struct EditorContext {
   std::optional<ContextDocument> active;
   std::vector<ContextDocument> visible;
   std::chrono::steady_clock::time_point received{};
+  bool shared = true; // false: sharing was turned off in the editor
 };
 
 /// Reads `hashline/context` params; the problem (for the log) when they are malformed.
@@ -55,10 +57,12 @@ public:
     return selection_received_ ? &latest_selection_ : nullptr;
   }
   std::uint64_t updates() const { return updates_; }
+  /// Whether the latest report said sharing was turned off.
+  bool sharingOff() const { return sharing_off_; }
 
 private:
   EditorContext latest_, latest_selection_;
-  bool received_ = false, selection_received_ = false;
+  bool received_ = false, selection_received_ = false, sharing_off_ = false;
   std::uint64_t updates_ = 0;
 };
 

@@ -90,6 +90,11 @@ json readTool() {
            {"from",
             {{"type", "integer"}, {"minimum", 1}, {"description", "First line (1-based)."}}},
            {"to", {{"type", "integer"}, {"minimum", 1}, {"description", "Last line (inclusive)."}}},
+           {"symbol",
+            {{"type", "string"},
+             {"description",
+              "Instead of from/to: just this symbol's lines (Class.method or method), located by "
+              "the editor's language server; hashline_outline lists them."}}},
            {"tier",
             {{"type", "string"},
              {"enum", {"line", "block", "chain"}},
@@ -294,6 +299,15 @@ json contextTool() {
               object(json::object(), json::array()), true);
 }
 
+json outlineTool() {
+  return tool("hashline_outline", "A file's symbols and their lines",
+              "List the symbols of a file open in the editor (functions, classes, methods, ...) "
+              "with their line spans, one `FROM-TO kind Qualified.name` per line, as the "
+              "editor's language server reports them for the live buffer. Read one with "
+              "hashline_read and symbol.",
+              object({{"path", kPath}}, {"path"}), true);
+}
+
 } // namespace
 
 const char* errorVocabulary() {
@@ -306,6 +320,8 @@ const char* errorVocabulary() {
          "there: read the file), OVERLAPPING_EDITS (merge the edits), NO_CHANGE (the edit changes "
          "nothing), OUTSIDE_WORKSPACE (the path is outside the workspace), NOT_TEXT (binary file), "
          "INVALID_ARGUMENTS (an argument has the wrong type or name: fix it as the message says), "
+         "SYMBOL_NOT_FOUND (list the symbols with hashline_outline) / NO_SYMBOLS (no language "
+         "server: read by lines), "
          "EDITOR_REJECTED / EDITOR_TIMEOUT / DESYNCED / IO_ERROR (retry once, then tell the user). "
          "Nothing is written when an edit is refused.";
 }
@@ -322,7 +338,7 @@ json toolDefinitions(const ToolSelection& selection) {
 json toolDefinitions() {
   json tools = json::array({readTool(), editTool(), replaceTool(), headTailTool(), rangeTool(),
                             patchTool(), draftTool(), edTool(), searchTool(), diagnosticsTool(),
-                            contextTool(), statusTool()});
+                            contextTool(), outlineTool(), statusTool()});
   for (json& journal_tool : journalToolDefinitions())
     tools.push_back(std::move(journal_tool));
   return tools;
@@ -332,13 +348,15 @@ bool isTool(const std::string& name) {
   static const std::set<std::string> names = {
       "hashline_read",   "hashline_edit",        "hashline_replace", "hashline_headtail",
       "hashline_range",  "hashline_patch",       "hashline_draft",   "hashline_ed",
-      "hashline_search", "hashline_diagnostics", "hashline_context", "hashline_status"};
+      "hashline_search", "hashline_diagnostics", "hashline_context", "hashline_outline",
+      "hashline_status"};
   return names.count(name) > 0 || isJournalTool(name);
 }
 
 json callTool(agent::AgentRouter& router, const ToolCaller& caller, const std::string& name,
               const json& arguments, ResultShape shape) {
-  const std::string method = name.substr(std::string("hashline_").size());
+  std::string method = name.substr(std::string("hashline_").size());
+  if (method == "read" && arguments.is_object() && arguments.contains("symbol")) method = "symbol";
   json params = arguments;
   params["session"] = caller.session;
   params["agent"] = caller.agent;

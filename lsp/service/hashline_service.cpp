@@ -7,6 +7,7 @@
 #include "lsp/context/context_service.h"
 #include "lsp/context/diagnostics_service.h"
 #include "lsp/context/search_service.h"
+#include "lsp/context/symbols_service.h"
 #include "lsp/journal/journal_service.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/reconcile/reconciler.h"
@@ -68,6 +69,7 @@ HashlineService::HashlineService(std::optional<EditorLink> editor,
   context::addSearchMethod(*this);        // `search`: live buffers and the disk (lsp/context)
   context::addNoEditorDiagnostics(*this); // the editor's feature replaces it (lsp/context)
   context::addNoEditorContext(*this);     // likewise
+  context::addNoEditorSymbols(*this);     // likewise
 }
 
 HashlineService::~HashlineService() = default;

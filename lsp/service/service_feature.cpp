@@ -3,6 +3,7 @@
 
 #include "lsp/context/context_service.h"
 #include "lsp/context/diagnostics_service.h"
+#include "lsp/context/symbols_service.h"
 #include "lsp/protocol/json_path.h"
 #include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
@@ -38,6 +39,8 @@ HashlineService& registerAgentService(LspServer& server) {
   context::registerDiagnostics(server, *service);
   // The user's selection and visible documents: hashline/context and `context`.
   context::registerContext(server, *service);
+  // Outline and symbol reads, through the editor's language servers (hashline/documentSymbol).
+  context::registerSymbols(server, *service);
   for (const std::string& method : service->methods()) {
     server.methods().addCommand("hashline." + method, [service, method](json arguments,
                                                                         Reply reply) {

@@ -35,7 +35,7 @@ export class ContextForwarder implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('hashline.shareSelection')) return;
         if (enabled()) this.schedule();
-        else this.send({ active: null, visible: [] });
+        else this.send({ active: null, visible: [], shared: false });
       }),
     );
     if (server.running) this.schedule();

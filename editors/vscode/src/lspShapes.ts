@@ -89,6 +89,8 @@ export interface ContextDocument {
 export interface ContextParams {
   active: (ContextDocument & { selections: Range[] }) | null;
   visible: (ContextDocument & { ranges: Range[] })[];
+  /** false: the user turned sharing off; the sidecar forgets what it was told. */
+  shared?: boolean;
 }
 
 // As lsp/context/editor_context.h bounds them (the rest would be dropped there).

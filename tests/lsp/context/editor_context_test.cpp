@@ -112,5 +112,26 @@ TEST(EditorContextStoreTest, KeepsTheLatestReportAndTheLatestNonEmptySelection) 
   EXPECT_EQ(store.latestSelection()->active->ranges[0].end_character, 4u);
 }
 
+TEST(EditorContextStoreTest, SharingTurnedOffForgetsEveryReport) {
+  EditorContextStore store;
+  EditorContext selected;
+  ASSERT_FALSE(parseContextNotice(
+      {{"active", {{"uri", "file:///w/a"}, {"selections", json::array({range(1, 0, 2, 0)})}}}},
+      selected));
+  store.update(selected);
+  ASSERT_NE(store.latestSelection(), nullptr);
+  EditorContext off;
+  ASSERT_FALSE(parseContextNotice(
+      {{"active", nullptr}, {"visible", json::array()}, {"shared", false}}, off));
+  EXPECT_FALSE(off.shared);
+  store.update(off);
+  EXPECT_TRUE(store.sharingOff());
+  EXPECT_EQ(store.latest(), nullptr);
+  EXPECT_EQ(store.latestSelection(), nullptr);
+  store.update(selected); // turned on again
+  EXPECT_FALSE(store.sharingOff());
+  EXPECT_NE(store.latest(), nullptr);
+}
+
 } // namespace
 } // namespace hashline::context

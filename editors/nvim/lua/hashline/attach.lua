@@ -322,6 +322,9 @@ local function client_config(root)
     ['hashline/reconciled'] = function(...)
       return require('hashline.reconcile').on_reconciled(...)
     end,
+    ['hashline/documentSymbol'] = function(...)
+      return require('hashline.symbols').on_document_symbol(...)
+    end,
   }
   return {
     name = M.client_name,

@@ -99,6 +99,14 @@ function M.request(client, method, params, handler, bufnr)
   return client.request(method, params, handler, bufnr)
 end
 
+-- A request that waits (vim.wait) for the answer: {result=, err=} or nil and why.
+function M.request_sync(client, method, params, timeout_ms, bufnr)
+  if colon_methods then
+    return client:request_sync(method, params, timeout_ms, bufnr)
+  end
+  return client.request_sync(method, params, timeout_ms, bufnr)
+end
+
 function M.notify(client, method, params)
   if colon_methods then
     return client:notify(method, params)

@@ -161,14 +161,14 @@ export async function partEyes(page, { L, hooks, ws, bin, env, focusEditor, type
       got?.json?.visible);
     // The setting: off sends an empty view.
     await hooks.call('setSetting', { key: 'shareSelection', value: false });
-    const off = await poll(() => { const r = cli(['context', '--json']); return r.json && r.json.active === null ? r : (poll.last = r, null); }, { limitMs: 3000 });
+    const off = await poll(() => { const r = cli(['context', '--json']); return r.json && r.json.available === false ? r : (poll.last = r, null); }, { limitMs: 3000 });
     await hooks.call('select', { path: name, from: 7, to: 7 });
     await sleep(400);
     const stillOff = cli(['context', '--json']);
-    // (The sidecar still names the last selection made while sharing was on, as latestSelection.)
-    const latest = stillOff.json?.latestSelection?.selection;
-    L.check('eyes: with hashline.shareSelection off the sidecar has no active selection, and later selections are not sent',
-      off && stillOff.json?.active === null && (stillOff.json?.visible ?? []).length === 0 && !(latest && latest.from?.line === 7),
+    // Turning sharing off makes the sidecar forget every report, the latest selection too.
+    L.check('eyes: with hashline.shareSelection off the sidecar has no selection at all (not even the latest), and later selections are not sent',
+      off && stillOff.json?.available === false && /turned selection sharing off/.test(stillOff.json?.note ?? '') &&
+        !stillOff.json?.latestSelection,
       { off: (off ?? poll.last)?.json, after: stillOff.json });
     await hooks.call('setSetting', { key: 'shareSelection', value: true });
   }
