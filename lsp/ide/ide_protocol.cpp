@@ -5,6 +5,8 @@
 #include "lsp/support/uri.h"
 #include "lsp/version.h"
 
+#include <cctype>
+
 namespace hashline::lsp {
 
 namespace {
@@ -34,6 +36,63 @@ json pathArgument() {
           {"required", json::array({"filePath"})}};
 }
 
+/// Claude Code's getDiagnostics answer: [{uri, diagnostics: [{message, severity, range, source?,
+/// code?}]}], positions 0-based, severity capitalized as VS Code names it.
+json ideDiagnostics(const json& listed) {
+  json files = json::array();
+  for (const json& file : listed.value("files", json::array())) {
+    json diagnostics = json::array();
+    for (const json& item : file.value("diagnostics", json::array())) {
+      std::string severity = item.value("severity", std::string("error"));
+      if (!severity.empty()) severity[0] = static_cast<char>(std::toupper(severity[0]));
+      const int line = item.value("line", 1) - 1;
+      json entry = {{"message", item.value("message", std::string())},
+                    {"severity", severity},
+                    {"range",
+                     {{"start", {{"line", line}, {"character", item.value("character", 0)}}},
+                      {"end", {{"line", item.value("endLine", line + 1) - 1}, {"character", 0}}}}}};
+      if (item.contains("source")) entry["source"] = item["source"];
+      if (item.contains("code")) entry["code"] = item["code"];
+      diagnostics.push_back(std::move(entry));
+    }
+    files.push_back({{"uri", file.value("uri", std::string())}, {"diagnostics", diagnostics}});
+  }
+  return files;
+}
+
+/// Claude Code's selection answer from the `context` method's: {success, text, filePath,
+/// fileUrl, selection: {start, end, isEmpty}} or {success: false, message}.
+json ideSelection(const json& context, bool latest) {
+  const json* document = nullptr;
+  const json* selection = nullptr;
+  if (context.value("available", false)) {
+    const json& active = context["active"];
+    if (active.is_object() && !active.value("selections", json::array()).empty() &&
+        !(latest && active["selections"][0].value("empty", true))) {
+      document = &active;
+      selection = &active["selections"][0];
+    } else if (latest && context.contains("latestSelection")) {
+      document = &context["latestSelection"];
+      selection = &context["latestSelection"]["selection"];
+    }
+  }
+  if (!document || !selection)
+    return {{"success", false},
+            {"message", latest ? "No selection available" : "No active editor found"}};
+  auto position = [](const json& at) {
+    return json{{"line", at.value("line", 1) - 1}, {"character", at.value("character", 0)}};
+  };
+  const std::string path = document->value("path", std::string());
+  return {{"success", true},
+          {"text", selection->value("text", std::string())},
+          {"filePath", path},
+          {"fileUrl", document->value("uri", std::string())},
+          {"selection",
+           {{"start", position(selection->value("from", json::object()))},
+            {"end", position(selection->value("to", json::object()))},
+            {"isEmpty", selection->value("empty", true)}}}};
+}
+
 } // namespace
 
 json IdeProtocol::toolList() const {
@@ -46,6 +105,17 @@ json IdeProtocol::toolList() const {
         {"description", "The documents open in the editor (its live buffers, unsaved text "
                         "included, as hashline mirrors them)."},
         {"inputSchema", no_arguments}}});
+  tools.push_back(
+      {{"name", "getDiagnostics"},
+       {"description", "The diagnostics the editor's language servers report (unsaved "
+                       "text included), for one file (uri) or every file."},
+       {"inputSchema", {{"type", "object"}, {"properties", {{"uri", {{"type", "string"}}}}}}}});
+  tools.push_back({{"name", "getCurrentSelection"},
+                   {"description", "The user's current selection in the editor."},
+                   {"inputSchema", no_arguments}});
+  tools.push_back({{"name", "getLatestSelection"},
+                   {"description", "The user's latest non-empty selection in the editor."},
+                   {"inputSchema", no_arguments}});
   if (dirty_)
     tools.push_back({{"name", "checkDocumentDirty"},
                      {"description", "Whether a file's editor buffer differs from the disk."},
@@ -141,6 +211,30 @@ void IdeProtocol::callTool(const json& id, const json& params, const Send& send,
         id,
         textContent(
             {{"success", true}, {"filePath", path}, {"isDirty", *dirty}, {"isUntitled", false}})));
+  }
+  if (name == "getDiagnostics") {
+    json request = json::object();
+    if (arguments.is_object() && arguments.contains("uri") && arguments["uri"].is_string() &&
+        !arguments["uri"].get<std::string>().empty())
+      request["uri"] = arguments["uri"];
+    service_.call("diagnostics", std::move(request), [id, send](ServiceOutcome outcome) {
+      const json* result = std::get_if<json>(&outcome);
+      if (result == nullptr) return send(failure(id, -32602, std::get<RpcError>(outcome).message));
+      if (result->value("status", "") == "refused")
+        return send(reply(id, textContent({{"success", false},
+                                           {"message", (*result)["error"].value("message", "")}})));
+      send(reply(id, textContent(ideDiagnostics(*result))));
+    });
+    return;
+  }
+  if (name == "getCurrentSelection" || name == "getLatestSelection") {
+    const bool latest = name == "getLatestSelection";
+    service_.call("context", json::object(), [id, send, latest](ServiceOutcome outcome) {
+      const json* result = std::get_if<json>(&outcome);
+      if (result == nullptr) return send(failure(id, -32603, "context unavailable"));
+      send(reply(id, textContent(ideSelection(*result, latest))));
+    });
+    return;
   }
   if (name == "getWorkspaceFolders") {
     json folders = json::array();

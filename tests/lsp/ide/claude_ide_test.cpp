@@ -15,9 +15,9 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <set>
-#include <thread>
 #include <signal.h>
 #include <sys/stat.h>
+#include <thread>
 #include <utility>
 
 namespace hashline::test {
@@ -197,9 +197,10 @@ TEST_F(ClaudeIde, HandshakeAndToolsAnswerFromTheLiveState) {
   std::vector<std::string> names;
   for (const json& tool : tools["result"]["tools"])
     names.push_back(tool["name"]);
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"getWorkspaceFolders", "getOpenEditors", "checkDocumentDirty",
-                                      "openDiff", "close_tab", "closeAllDiffTabs"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"getWorkspaceFolders", "getOpenEditors",
+                                             "getDiagnostics", "getCurrentSelection",
+                                             "getLatestSelection", "checkDocumentDirty", "openDiff",
+                                             "close_tab", "closeAllDiffTabs"}));
 
   json folders =
       ide.call("tools/call", {{"name", "getWorkspaceFolders"}, {"arguments", json::object()}});
@@ -230,6 +231,68 @@ TEST_F(ClaudeIde, HandshakeAndToolsAnswerFromTheLiveState) {
   IdeClient again(port, lock["authToken"]);
   EXPECT_EQ(again.call("ping")["result"], json::object());
   EXPECT_TRUE(client->running());
+  EXPECT_EQ(client->shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeIde, DiagnosticsAndSelectionComeFromTheEditorsReports) {
+  auto client = start(root_ / "ws");
+  json lock = onlyLock();
+  const int port = std::stoi(lockFiles(ideDir()).front().stem().string());
+  const std::string uri = "file://" + (root_ / "ws" / "a.cpp").string();
+  client->didOpen(uri, "int main() {\n  return x;\n}\n", 1);
+  client->sync();
+  IdeClient ide(port, lock["authToken"]);
+  auto body = [&](const std::string& tool, json arguments = json::object()) {
+    json answer = ide.call("tools/call", {{"name", tool}, {"arguments", arguments}});
+    EXPECT_TRUE(answer.contains("result")) << answer.dump();
+    return json::parse(answer["result"]["content"][0]["text"].get<std::string>());
+  };
+  // Nothing reported yet.
+  EXPECT_EQ(body("getDiagnostics"), json::array());
+  EXPECT_EQ(body("getCurrentSelection")["success"], false);
+  EXPECT_EQ(body("getLatestSelection")["message"], "No selection available");
+
+  client->notify(
+      "hashline/diagnostics",
+      {{"uri", uri},
+       {"version", 1},
+       {"diagnostics", json::array({{{"range",
+                                      {{"start", {{"line", 1}, {"character", 9}}},
+                                       {"end", {{"line", 1}, {"character", 10}}}}},
+                                     {"severity", 1},
+                                     {"source", "clang"},
+                                     {"message", "use of undeclared identifier 'x'"}}})}});
+  auto range = [](int l0, int c0, int l1, int c1) {
+    return json{{"start", {{"line", l0}, {"character", c0}}},
+                {"end", {{"line", l1}, {"character", c1}}}};
+  };
+  client->notify(
+      "hashline/context",
+      {{"active", {{"uri", uri}, {"version", 1}, {"selections", json::array({range(1, 2, 1, 8)})}}},
+       {"visible", json::array()}});
+  client->sync();
+  json diagnostics = body("getDiagnostics", {{"uri", uri}});
+  ASSERT_EQ(diagnostics.size(), 1u) << diagnostics.dump();
+  EXPECT_EQ(diagnostics[0]["uri"], uri);
+  const json& first = diagnostics[0]["diagnostics"][0];
+  EXPECT_EQ(first["severity"], "Error");
+  EXPECT_EQ(first["source"], "clang");
+  EXPECT_EQ(first["range"]["start"], (json{{"line", 1}, {"character", 9}}));
+  json current = body("getCurrentSelection");
+  EXPECT_EQ(current["success"], true) << current.dump();
+  EXPECT_EQ(current["text"], "return");
+  EXPECT_EQ(current["filePath"], (root_ / "ws" / "a.cpp").string());
+  EXPECT_EQ(current["selection"]["start"], (json{{"line", 1}, {"character", 2}}));
+  EXPECT_EQ(current["selection"]["isEmpty"], false);
+  // The user clicks elsewhere: the current selection is the cursor, the latest the old one.
+  client->notify("hashline/context",
+                 {{"active", {{"uri", uri}, {"selections", json::array({range(0, 0, 0, 0)})}}}});
+  client->sync();
+  EXPECT_EQ(body("getCurrentSelection")["selection"]["isEmpty"], true);
+  EXPECT_EQ(body("getLatestSelection")["text"], "return");
+  // A file outside the workspace: an answer saying so, nothing else.
+  json outside = body("getDiagnostics", {{"uri", "file:///etc/passwd"}});
+  EXPECT_EQ(outside["success"], false) << outside.dump();
   EXPECT_EQ(client->shutdownAndExit(), 0);
 }
 
