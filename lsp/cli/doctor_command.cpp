@@ -3,8 +3,10 @@
 
 #include "lsp/agent/agent_client.h"
 #include "lsp/agent/discovery.h"
+#include "lsp/cli/claude_command.h"
 #include "lsp/cli/setup_config_edit.h"
 #include "lsp/cli/setup_targets.h"
+#include "lsp/ide/ide_lock_file.h"
 #include "lsp/version.h"
 
 #include <cstdio>
@@ -292,6 +294,20 @@ void checkSidecar(Report& report, const std::string& project_dir) {
                    "window)");
 }
 
+void checkClaudeIde(Report& report, const std::string& project_dir) {
+  const std::string directory = lsp::claudeIdeDirectory();
+  if (directory.empty()) return;
+  if (std::optional<int> port = ideServerPortFor(directory, project_dir))
+    report.ok("Claude IDE server of hashline on 127.0.0.1:" + std::to_string(*port) + " for " +
+              project_dir + " (" + directory + "/" + std::to_string(*port) +
+              ".lock); start Claude Code connected to it with `hashline claude`");
+  else
+    report.info("no hashline Claude IDE server for " + project_dir + " (lock files in " +
+                directory +
+                "; turn it on with the plugin's init_options claudeIde = true or hashline lsp "
+                "--claude-ide)");
+}
+
 } // namespace
 
 int runDoctorCommand(std::vector<std::string> args) {
@@ -324,6 +340,7 @@ int runDoctorCommand(std::vector<std::string> args) {
   checkVscode(report, home);
   checkAgents(report, project_dir, home);
   checkSidecar(report, project_dir);
+  checkClaudeIde(report, project_dir);
   std::printf(report.problems == 0 ? "healthy\n" : "%d problem(s)\n", report.problems);
   return report.problems == 0 ? 0 : 1;
 }

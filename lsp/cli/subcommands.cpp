@@ -2,6 +2,7 @@
 #include "lsp/cli/subcommands.h"
 
 #include "lsp/cli/agent_commands.h"
+#include "lsp/cli/claude_command.h"
 #include "lsp/cli/context_command.h"
 #include "lsp/cli/diagnostics_command.h"
 #include "lsp/cli/doctor_command.h"
@@ -56,6 +57,8 @@ const std::vector<Subcommand>& subcommands() {
        runResolveCommand},
       {"accept", "mark an op, hunk (OP#K) or turn reviewed", runAcceptCommand},
       {"reject", "reverse one hunk (OP#K), keeping everything else", runRejectCommand},
+      {"claude", "start Claude Code connected to this workspace's sidecar as its IDE",
+       runClaudeCommand},
       {"doctor", "check the install, agent registrations and the sidecar, with fixes",
        runDoctorCommand},
       {"setup",

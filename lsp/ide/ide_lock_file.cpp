@@ -69,6 +69,35 @@ Result<std::string> writeIdeLockFile(const std::string& directory, const IdeLock
   return file;
 }
 
+std::vector<IdeLockInfo> liveIdeLockFiles(const std::string& directory) {
+  std::vector<IdeLockInfo> found;
+  DIR* dir = ::opendir(directory.c_str());
+  if (dir == nullptr) return found;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name.size() <= 5 || name.compare(name.size() - 5, 5, ".lock") != 0) continue;
+    const std::string stem = name.substr(0, name.size() - 5);
+    if (stem.empty() || stem.size() > 5 ||
+        stem.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    std::ifstream in(directory + "/" + name);
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json lock = nlohmann::json::parse(text.str(), nullptr, false);
+    if (!lock.is_object() || lock.value("ideName", "") != kIdeName) continue;
+    IdeLockInfo info;
+    info.port = std::stoi(stem);
+    info.pid = lock.value("pid", std::int64_t{0});
+    if (!processRuns(info.pid)) continue;
+    if (auto folders = lock.find("workspaceFolders"); folders != lock.end() && folders->is_array())
+      for (const auto& folder : *folders)
+        if (folder.is_string()) info.workspace_folders.push_back(folder.get<std::string>());
+    found.push_back(std::move(info));
+  }
+  ::closedir(dir);
+  return found;
+}
+
 std::size_t sweepStaleIdeLockFiles(const std::string& directory) {
   DIR* dir = ::opendir(directory.c_str());
   if (dir == nullptr) return 0;

@@ -34,6 +34,10 @@ nlohmann::json ideLockJSON(const IdeLockInfo& info);
 /// Writes `<directory>/<port>.lock` (directory made 0700 if missing, file 0600); returns its path.
 Result<std::string> writeIdeLockFile(const std::string& directory, const IdeLockInfo& info);
 
+/// The lock files in `directory` that hashline wrote for a process that still runs (`port` from
+/// the file name), in no particular order. Never the token of another IDE's file.
+std::vector<IdeLockInfo> liveIdeLockFiles(const std::string& directory);
+
 /// Removes the lock files in `directory` that hashline wrote (ideName "hashline") for a process
 /// that no longer runs; returns how many.
 std::size_t sweepStaleIdeLockFiles(const std::string& directory);
