@@ -10,9 +10,12 @@
 #include "lsp/ide/ide_server.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/support/log.h"
+#include "lsp/support/uri.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -95,6 +98,48 @@ void registerClaudeIde(LspServer& server, HashlineService& service) {
     ide.lock = {*port, static_cast<std::int64_t>(::getpid()), server.workspaceRoots(), token};
     ide.publish();
     log::info("claude ide: listening on 127.0.0.1:", *port, ", lock file ", lockFileCleanup().path);
+  });
+  // The user sends lines to Claude Code (Neovim :HashlineSendToClaude, VS Code's command): an
+  // at_mentioned notification to every connected Claude Code, as its IDE extensions send.
+  server.methods().addCommand("hashline.sendToClaude", [&server](nlohmann::json arguments,
+                                                                 Reply reply) {
+    const nlohmann::json args =
+        arguments.is_array() && !arguments.empty() ? arguments[0] : arguments;
+    if (!args.is_object() || !args.contains("uri") || !args["uri"].is_string())
+      return reply.error(RpcErrorCode::InvalidParams,
+                         "invalid params for hashline.sendToClaude: expected {uri, from?, to?}");
+    auto line = [&args](const char* name) -> std::optional<std::int64_t> {
+      auto it = args.find(name);
+      if (it == args.end() || !it->is_number_integer() || it->get<std::int64_t>() < 1)
+        return std::nullopt;
+      return it->get<std::int64_t>();
+    };
+    const std::optional<std::string> path = fileUriToPath(args["uri"].get<std::string>());
+    if (!path || !server.documents().findByPath(*path))
+      return reply.result({{"status", "refused"},
+                           {"error",
+                            {{"code", "FILE_NOT_FOUND"},
+                             {"message", "the document is not open in the editor"},
+                             {"hint", "send lines of a file open in the editor"}}}});
+    if (!ide.server)
+      return reply.result(
+          {{"status", "ok"},
+           {"sent", 0},
+           {"note", "the Claude IDE server is off: turn it on with the plugin's init_options "
+                    "claudeIde = true (or hashline lsp --claude-ide), then start Claude Code "
+                    "with hashline claude"}});
+    nlohmann::json params = {{"filePath", *path}};
+    const std::optional<std::int64_t> from = line("from"), to = line("to");
+    if (from) params["lineStart"] = *from - 1; // 0-based, as Claude Code's IDE extensions send
+    if (to) params["lineEnd"] = std::max(*to, from.value_or(*to)) - 1;
+    const std::size_t sent =
+        ide.server->broadcast({{"jsonrpc", "2.0"}, {"method", "at_mentioned"}, {"params", params}});
+    log::info("claude ide: at_mentioned ", *path, " to ", sent, " connection(s)");
+    nlohmann::json result = {{"status", "ok"}, {"sent", sent}};
+    if (sent == 0)
+      result["note"] =
+          "no Claude Code is connected: start it in this workspace with hashline claude";
+    reply.result(std::move(result));
   });
   server.onRootsChanged([](const std::vector<std::string>& roots) {
     if (!ide.server) return;

@@ -4,12 +4,15 @@
 #include "lsp/ide/ide_handshake.h"
 #include "lsp/support/log.h"
 
+#include <algorithm>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include <deque>
+#include <functional>
 #include <utility>
+#include <vector>
 
 namespace hashline::lsp {
 
@@ -27,6 +30,8 @@ struct IdeServer::State {
   std::size_t max_message_bytes;
   tcp::acceptor acceptor;
   bool stopped = false;
+  /// The connections past their handshake: how to send to each while it lives.
+  std::vector<std::pair<std::weak_ptr<void>, std::function<void(nlohmann::json)>>> open;
 
   State(asio::io_context& io_context, IdeProtocol& ide, std::string secret, std::size_t max_bytes)
       : io(io_context), protocol(ide), token(std::move(secret)), max_message_bytes(max_bytes),
@@ -77,6 +82,10 @@ private:
     stream_.async_accept(request_, [self = shared_from_this()](beast::error_code accept_error) {
       if (accept_error) return log::info("claude ide: handshake failed: ", accept_error.message());
       log::info("claude ide: connection accepted");
+      std::weak_ptr<IdeConnection> weak = self;
+      self->state_->open.emplace_back(weak, [weak](json message) {
+        if (auto connection = weak.lock()) connection->send(std::move(message));
+      });
       self->readNext();
     });
   }
@@ -182,6 +191,16 @@ Result<int> IdeServer::listen() {
     return Error::make(ErrorCode::IoError, "cannot listen on 127.0.0.1: " + error.message());
   acceptNext(state_);
   return static_cast<int>(state_->acceptor.local_endpoint().port());
+}
+
+std::size_t IdeServer::broadcast(const nlohmann::json& message) {
+  auto& open = state_->open;
+  open.erase(std::remove_if(open.begin(), open.end(),
+                            [](const auto& entry) { return entry.first.expired(); }),
+             open.end());
+  for (const auto& entry : open)
+    entry.second(message);
+  return open.size();
 }
 
 void IdeServer::stop() {

@@ -6,7 +6,8 @@
 // WebSocket frame is read. Accepted connections speak subprotocol `mcp` when asked, one JSON-RPC
 // message per text frame, each at most `max_message_bytes` (a bigger frame closes the connection
 // with "message too big"); a frame that is not JSON gets a -32700 error. Messages go to the
-// IdeProtocol; its replies are written in order.
+// IdeProtocol; its replies are written in order. `broadcast` writes a notification to every
+// connection that completed its handshake.
 // Threading: everything on the io_context given.
 #pragma once
 
@@ -32,6 +33,9 @@ public:
   /// Listens on 127.0.0.1, an ephemeral port; returns the port.
   Result<int> listen();
   void stop();
+  /// Sends a notification to every open connection (Claude Code's at_mentioned,
+  /// selection_changed); returns how many got it.
+  std::size_t broadcast(const nlohmann::json& message);
 
   struct State; // the acceptor and what connections share (ide_server.cpp)
 

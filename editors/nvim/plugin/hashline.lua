@@ -22,5 +22,6 @@ define('HashlineAttach', 'attach', { nargs = 0, desc = 'hashline: attach the sid
 define('HashlineReview', 'review', { nargs = 0, desc = 'hashline: pending agent hunks in the quickfix list' })
 define('HashlineAccept', 'accept', { nargs = '?', desc = 'hashline: accept a pending agent hunk ([op#k or op])' })
 define('HashlineReject', 'reject', { nargs = '?', desc = 'hashline: reject a pending agent hunk ([op#k or op])' })
+define('HashlineSendToClaude', 'send_to_claude', { range = true, desc = 'hashline: send the lines to Claude Code as an at-mention' })
 define('HashlineConflicts', 'conflicts', { nargs = 0, desc = 'hashline: disk writes kept out of buffers (both sides)' })
 define('HashlineResolve', 'resolve', { nargs = '+', desc = 'hashline: take a conflict\'s disk side ({id} theirs) or keep yours ({id} ours)' })

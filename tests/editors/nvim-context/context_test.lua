@@ -243,6 +243,17 @@ local function main()
     assert(seen[other_txt] and seen[other_txt].from == 1 and seen[other_txt].to == 2, vim.inspect(result.visible))
   end)
 
+  ok = ok and step('send-to-claude-says-the-ide-server-is-off', function()
+    local said = {}
+    local original = vim.notify
+    vim.notify = function(msg, level) table.insert(said, { msg = msg, level = level }) end
+    local done_ok, why = pcall(vim.cmd, '1,2HashlineSendToClaude')
+    vim.notify = original
+    assert(done_ok, why)
+    assert(#said == 1 and said[1].msg:find('Claude IDE server is off', 1, true)
+      and said[1].level == vim.log.levels.WARN, vim.inspect(said))
+  end)
+
   ok = ok and step('human-output-shows-the-selection-rows', function()
     vim.cmd('wincmd j') -- back to main.txt
     keys('<Esc>5GV')

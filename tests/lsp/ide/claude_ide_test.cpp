@@ -296,6 +296,42 @@ TEST_F(ClaudeIde, DiagnosticsAndSelectionComeFromTheEditorsReports) {
   EXPECT_EQ(client->shutdownAndExit(), 0);
 }
 
+TEST_F(ClaudeIde, SendToClaudeMentionsTheLinesToEveryConnectedClaude) {
+  auto client = start(root_ / "ws");
+  json lock = onlyLock();
+  const int port = std::stoi(lockFiles(ideDir()).front().stem().string());
+  const fs::path file = root_ / "ws" / "a.txt";
+  client->didOpen("file://" + file.string(), "one\ntwo\nthree\n", 1);
+  client->sync();
+  auto send = [&](json arguments) {
+    return client->callResult(
+        "workspace/executeCommand",
+        {{"command", "hashline.sendToClaude"}, {"arguments", json::array({std::move(arguments)})}});
+  };
+  json nobody = send({{"uri", "file://" + file.string()}, {"from", 2}, {"to", 3}});
+  EXPECT_EQ(nobody["sent"], 0);
+  EXPECT_NE(nobody["note"].get<std::string>().find("hashline claude"), std::string::npos);
+
+  IdeClient ide(port, lock["authToken"]);
+  EXPECT_EQ(ide.call("ping")["result"], json::object()); // past the handshake
+  json sent = send({{"uri", "file://" + file.string()}, {"from", 2}, {"to", 3}});
+  EXPECT_EQ(sent["sent"], 1) << sent.dump();
+  json mention = ide.receive();
+  EXPECT_EQ(mention["method"], "at_mentioned");
+  EXPECT_EQ(mention["params"]["filePath"], file.string());
+  EXPECT_EQ(mention["params"]["lineStart"], 1);
+  EXPECT_EQ(mention["params"]["lineEnd"], 2);
+  EXPECT_FALSE(mention.contains("id"));
+
+  json closed = send({{"uri", "file://" + (root_ / "ws" / "closed.txt").string()}});
+  EXPECT_EQ(closed["status"], "refused");
+  EXPECT_EQ(client->callError("workspace/executeCommand",
+                              {{"command", "hashline.sendToClaude"},
+                               {"arguments", json::array({json::object()})}})["code"],
+            -32602);
+  EXPECT_EQ(client->shutdownAndExit(), 0);
+}
+
 TEST_F(ClaudeIde, EveryConnectionWithoutTheTokenIsRefusedBeforeAnyMessage) {
   auto client = start(root_ / "ws");
   json lock = onlyLock();

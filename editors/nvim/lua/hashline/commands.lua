@@ -1,5 +1,5 @@
 -- The user commands :HashlineStatus, :HashlineLog, :HashlineUndo, :HashlineAttach, and the review's
--- :HashlineReview, :HashlineAccept, :HashlineReject (defined in
+-- :HashlineReview, :HashlineAccept, :HashlineReject, and :HashlineSendToClaude (defined in
 -- plugin/hashline.lua, loaded on first use). Each calls the sidecar through the Lua API and shows
 -- the answer: short ones as messages, the journal in a scratch window; a command the server does
 -- not have yet shows its error as one clean message. Main loop only.
@@ -194,6 +194,26 @@ end
 
 function M.reject(args)
   return require('hashline.review').decide_command('reject', args)
+end
+
+-- :[range]HashlineSendToClaude — the lines (the current one without a range) as an at-mention
+-- to every Claude Code connected to this sidecar's Claude IDE server (see :help hashline-claude).
+function M.send_to_claude(args)
+  local request = require('hashline.request')
+  local params = { uri = vim.uri_from_bufnr(0), from = args.line1, to = args.line2 }
+  local result, err = request.command(0, 'hashline.sendToClaude', params)
+  if not result then
+    return notify(describe_error('hashline.sendToClaude', err), vim.log.levels.ERROR)
+  end
+  if result.status == 'refused' then
+    return notify(describe_refusal('hashline.sendToClaude', result), vim.log.levels.WARN)
+  end
+  if (result.sent or 0) == 0 then
+    return notify(tostring(result.note or 'no Claude Code is connected'), vim.log.levels.WARN)
+  end
+  notify(string.format('lines %d-%d sent to Claude Code (%d connection%s)', args.line1, args.line2,
+    result.sent, result.sent == 1 and '' or 's'))
+  return result
 end
 
 function M.conflicts()
