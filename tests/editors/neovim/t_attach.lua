@@ -140,5 +140,6 @@ H.run({
     H.check(report:find('OK:? hashline %S+ %(' .. vim.pesc(vim.fn.exepath(H.bin))), 'binary reported OK:\n' .. report)
     H.check(report:find('OK:? client %d+ attached: root ' .. vim.pesc(root .. '/proj')), 'client reported OK:\n' .. report)
     H.check(report:find('OK:? Neovim'), 'Neovim version reported OK:\n' .. report)
+    H.check(report:find('Claude Code IDE server off', 1, true), 'Claude IDE line:\n' .. report)
   end },
 })

@@ -126,6 +126,48 @@ local function check_clients(h)
   end
 end
 
+-- Claude Code's IDE end (:help hashline-claude): the lock file a hashline sidecar wrote for
+-- this Neovim's roots, when the IDE server is on; only an info line otherwise.
+local function check_claude_ide(h)
+  local base = os.getenv('CLAUDE_CONFIG_DIR')
+  if not base or base == '' then
+    local home = os.getenv('HOME')
+    if not home or home == '' then
+      return
+    end
+    base = home .. '/.claude'
+  end
+  local dir = base .. '/ide'
+  local roots = {}
+  for _, client in ipairs(compat.get_clients({ name = 'hashline' })) do
+    if client.config and client.config.root_dir then
+      roots[client.config.root_dir] = true
+    end
+  end
+  local found = {}
+  for _, path in ipairs(vim.fn.glob(dir .. '/*.lock', false, true)) do
+    local f = io.open(path, 'r')
+    local ok, lock = pcall(vim.fn.json_decode, f and f:read('*a') or '')
+    if f then
+      f:close()
+    end
+    if ok and type(lock) == 'table' and lock.ideName == 'hashline' and type(lock.workspaceFolders) == 'table' then
+      for _, folder in ipairs(lock.workspaceFolders) do
+        if roots[folder] then
+          table.insert(found, path)
+          break
+        end
+      end
+    end
+  end
+  if #found > 0 then
+    h.ok('Claude Code IDE server on: ' .. table.concat(found, ', ')
+      .. ' (start Claude Code with `hashline claude`; :HashlineSendToClaude mentions lines)')
+  else
+    h.info('Claude Code IDE server off (init_options = { claudeIde = true } turns it on; lock files in ' .. dir .. ')')
+  end
+end
+
 function M.check()
   local h = compat.health()
   local cfg = config.get()
@@ -134,6 +176,7 @@ function M.check()
   check_binary(h, cfg)
   check_setup(h, cfg)
   check_clients(h)
+  check_claude_ide(h)
 end
 
 return M
