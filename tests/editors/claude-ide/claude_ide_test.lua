@@ -1,0 +1,338 @@
+-- The real Claude Code CLI (interactive, under a pty: `claude -p` never connects to an IDE) uses
+-- hashline as its IDE (issue 22). Headless Neovim holds a.txt open with an unsaved line typed on
+-- top; the plugin starts `hashline lsp` with claudeIde on. drive_claude.py types a prompt into
+-- Claude Code's input box; the scripted model (tests/editors/agent-cli/fake_model.mjs) answers with
+-- Read a.txt, Edit of line 10, Edit of line 20. Claude Code sends each Edit to the IDE as openDiff;
+-- hashline makes it a pending review in the buffer; the user accepts the first (:HashlineAccept on
+-- the hunk) and rejects the second (:HashlineReject). Checks: the connection (sidecar log, the IDE
+-- tools in the model's requests), the review, the accepted text in the buffer with the typing kept,
+-- one journaled op by claude-code, Claude Code's own write equal to the buffer (no second op, no
+-- conflict), the rejected edit leaving buffer and disk alone and Claude Code telling its model so.
+-- With CAPTURE set, Claude Code talks to hashline through ws_capture.py, which logs every message.
+local H = dofile(assert(os.getenv('REPO_ROOT')) .. '/tests/editors/nvim-edits/harness.lua')
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h')
+local claude_bin = assert(os.getenv('CLAUDE_BIN'), 'CLAUDE_BIN not set')
+local fake_model = assert(os.getenv('FAKE_MODEL'), 'FAKE_MODEL not set')
+local timeout_ms = tonumber(os.getenv('CLAUDE_TIMEOUT_MS') or '') or 120000
+local capture = os.getenv('CAPTURE') == '1'
+-- The default permission mode: Claude Code shows an Edit to the IDE (openDiff) only when it asks
+-- the user's permission for it; with --dangerously-skip-permissions (or the "auto" mode 2.1.332
+-- starts in without --permission-mode) it writes the file without asking the IDE at all.
+local permission_args = vim.split(os.getenv('CLAUDE_PERMISSION_ARGS') or '--permission-mode default', ' ', { trimempty = true })
+vim.o.hidden = true
+
+local KEY = 'sk-ant-fake-key-0123456789'
+local LINES = {}
+for i = 1, 30 do
+  LINES[i] = string.format('line %02d of a.txt', i)
+end
+local TYPED = 'typed by the user, not saved'
+local EDIT1_OLD, EDIT1_NEW = LINES[10], LINES[10] .. ', changed by Claude (accepted)'
+local EDIT2_OLD, EDIT2_NEW = LINES[20], LINES[20] .. ', changed by Claude (rejected)'
+local function text_of(lines)
+  return table.concat(lines, '\n') .. '\n'
+end
+local function with(lines, i, text)
+  local out = vim.deepcopy(lines)
+  out[i] = text
+  return out
+end
+local function typed_plus(lines)
+  local out = { TYPED }
+  vim.list_extend(out, lines)
+  return out
+end
+
+local ws = H.work .. '/ws'
+local home = H.work .. '/home'
+local config_dir = home .. '/claude-config'
+local sidecar_log = H.work .. '/sidecar.log'
+local requests_log = H.work .. '/requests.jsonl'
+
+local function test(name, fn)
+  return H.test('claude-ide: ' .. name, fn)
+end
+
+local function json_lines(path)
+  local out = {}
+  for line in (H.read_file(path) or ''):gmatch('[^\n]+') do
+    local ok, entry = pcall(vim.fn.json_decode, line)
+    if ok then
+      table.insert(out, entry)
+    end
+  end
+  return out
+end
+
+-- The conversation requests Claude Code sent the model (the ones that got a turn).
+local function model_requests()
+  local out = {}
+  for _, entry in ipairs(json_lines(requests_log)) do
+    if type(entry.n) == 'number' then
+      table.insert(out, entry.body)
+    end
+  end
+  return out
+end
+
+-- The tool_result block Claude Code sent back for `id`, or nil.
+local function tool_result(id)
+  for _, body in ipairs(model_requests()) do
+    for _, message in ipairs(body.messages or {}) do
+      for _, block in ipairs(type(message.content) == 'table' and message.content or {}) do
+        if type(block) == 'table' and block.type == 'tool_result' and block.tool_use_id == id then
+          local text = block.content
+          if type(text) == 'table' then
+            local parts = {}
+            for _, part in ipairs(text) do
+              table.insert(parts, part.text or vim.fn.json_encode(part))
+            end
+            text = table.concat(parts)
+          end
+          return tostring(text), block.is_error == true
+        end
+      end
+    end
+  end
+end
+
+local function cli_json(args)
+  local code, out, err = H.cli(ws, args)
+  H.eq(0, code, 'hashline ' .. table.concat(args, ' ') .. ' (stderr ' .. err .. ')')
+  return vim.fn.json_decode(out), out
+end
+
+local function pending_hunks()
+  local result = cli_json({ 'pending', 'a.txt', '--json' })
+  local hunks = {}
+  for _, file in ipairs(result.files or {}) do
+    for _, hunk in ipairs(file.hunks or {}) do
+      table.insert(hunks, hunk)
+    end
+  end
+  return hunks
+end
+
+local function ops_by(agent)
+  local log = cli_json({ 'log', '--json' })
+  return vim.tbl_filter(function(op) return op.agent == agent end, log.ops or {}), log
+end
+
+-- Claude Code's config dir, seeded so no dialog blocks the interactive TUI.
+local function seed_claude_config()
+  vim.fn.mkdir(config_dir, 'p')
+  local projects = {}
+  projects[ws] = { hasTrustDialogAccepted = true, hasCompletedProjectOnboarding = true }
+  H.write_file(config_dir .. '/.claude.json', vim.fn.json_encode({
+    hasCompletedOnboarding = true,
+    bypassPermissionsModeAccepted = true,
+    customApiKeyResponses = { approved = { KEY:sub(-20), KEY }, rejected = {} },
+    projects = projects,
+  }))
+end
+
+local function start_job(cmd, opts)
+  local job = vim.fn.jobstart(cmd, opts)
+  H.check(job > 0, 'could not start ' .. cmd[1])
+  return job
+end
+
+local bufnr, port, model_job, driver_job, capture_job
+local driver_code, driver_err = nil, {}
+
+local ready = test('a.txt open in Neovim (claudeIde on) with unsaved typing; the sidecar writes its lock file', function()
+  vim.fn.mkdir(ws, 'p')
+  vim.fn.system({ 'git', 'init', '-q', ws })
+  H.write_file(ws .. '/a.txt', text_of(LINES))
+  seed_claude_config()
+  vim.env.CLAUDE_CONFIG_DIR = config_dir -- the sidecar writes $CLAUDE_CONFIG_DIR/ide/<port>.lock
+  vim.cmd('cd ' .. vim.fn.fnameescape(ws))
+  require('hashline').setup({
+    cmd = { H.bin, 'lsp', '--log-file', sidecar_log, '--log-level', 'debug' },
+    init_options = { claudeIde = true },
+    debounce = 0,
+    timeout = 20000,
+  })
+  bufnr = H.open(ws .. '/a.txt')
+  vim.api.nvim_buf_set_lines(bufnr, 0, 0, true, { TYPED })
+  H.assert_mirrored(bufnr, 'a.txt')
+  local code, out, err
+  H.check(H.wait(10000, function()
+    code, out, err = H.cli(ws, { 'claude', '--print-env' })
+    return code == 0
+  end), 'hashline claude --print-env: ' .. tostring(code) .. ' ' .. tostring(out) .. ' ' .. tostring(err))
+  port = tonumber(out:match('CLAUDE_CODE_SSE_PORT=["\']?(%d+)'))
+  H.check(port, 'no port in hashline claude --print-env: ' .. out)
+  H.check(out:find('ENABLE_IDE_INTEGRATION=["\']?true'), 'print-env sets ENABLE_IDE_INTEGRATION: ' .. out)
+  local lock = vim.fn.json_decode(H.read_file(config_dir .. '/ide/' .. port .. '.lock') or 'null')
+  H.check(type(lock) == 'table' and lock.ideName == 'hashline', 'lock file ' .. port .. '.lock: ' .. vim.inspect(lock))
+  H.eq({ ws }, lock.workspaceFolders, 'lock file workspaceFolders')
+  if capture then -- a recording relay on its own port, announced with the same token
+    local relay_port
+    capture_job = start_job({ 'python3', here .. '/ws_capture.py', '--upstream', tostring(port), '--log', H.work .. '/ws.jsonl' }, {
+      on_stdout = function(_, data)
+        for _, line in ipairs(data) do
+          relay_port = relay_port or tonumber(line:match('^listening (%d+)'))
+        end
+      end,
+    })
+    H.check(H.wait(10000, function() return relay_port ~= nil end), 'ws_capture.py did not start')
+    H.write_file(config_dir .. '/ide/' .. relay_port .. '.lock', H.read_file(config_dir .. '/ide/' .. port .. '.lock'))
+    port = relay_port
+  end
+end)
+
+-- Three prompts: Read + the accepted Edit (then a message), the rejected Edit (rejecting ends
+-- Claude Code's turn), and a question whose request carries the rejected Edit's tool_result.
+local turns = {
+  { { call = 'Read', arguments = { file_path = ws .. '/a.txt' } } },
+  { { call = 'Edit', arguments = { file_path = ws .. '/a.txt', old_string = EDIT1_OLD, new_string = EDIT1_NEW } } },
+  { { text = 'Changed line 10.' } },
+  { { call = 'Edit', arguments = { file_path = ws .. '/a.txt', old_string = EDIT2_OLD, new_string = EDIT2_NEW } } },
+  { { text = 'Understood, I left line 20 alone.' } },
+}
+local go_file_2, go_file_3 = H.work .. '/go-step-2', H.work .. '/go-step-3'
+
+local connected = ready and test('the interactive Claude Code connects to hashline as its IDE', function()
+  H.write_file(H.work .. '/turns.json', vim.fn.json_encode(turns))
+  local model_port
+  model_job = start_job({ 'node', fake_model, '--script', H.work .. '/turns.json', '--log', requests_log }, {
+    on_stdout = function(_, data)
+      for _, line in ipairs(data) do
+        model_port = model_port or tonumber(line:match('^listening (%d+)'))
+      end
+    end,
+  })
+  H.check(H.wait(15000, function() return model_port ~= nil end), 'the fake model did not start')
+  H.write_file(H.work .. '/steps.json', vim.fn.json_encode({
+    { prompt = 'Change line 10 of a.txt.', until_turn = 3 },
+    { wait_file = go_file_2, prompt = 'Now change line 20.', until_turn = 4 },
+    { wait_file = go_file_3, prompt = 'Why did you stop?', until_turn = 5 },
+  }))
+  local cmd = { 'python3', here .. '/drive_claude.py', '--steps', H.work .. '/steps.json', '--log', requests_log,
+    '--transcript', H.work .. '/tty.out', '--timeout', tostring(timeout_ms / 1000), '--', claude_bin, '--model', 'fake-model' }
+  vim.list_extend(cmd, permission_args)
+  driver_job = start_job(cmd, {
+    cwd = ws,
+    env = {
+      HOME = home, CLAUDE_CONFIG_DIR = config_dir, IS_SANDBOX = '1',
+      CLAUDE_CODE_SSE_PORT = tostring(port), ENABLE_IDE_INTEGRATION = 'true',
+      ANTHROPIC_BASE_URL = string.format('http://127.0.0.1:%d', model_port), ANTHROPIC_API_KEY = KEY,
+      DISABLE_TELEMETRY = '1', DISABLE_AUTOUPDATER = '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1',
+    },
+    on_stderr = function(_, data) vim.list_extend(driver_err, data) end,
+    on_exit = function(_, c) driver_code = c end,
+  })
+  H.check(H.wait(60000, function()
+    return (H.read_file(sidecar_log) or ''):find('Claude Code connected', 1, true) ~= nil or driver_code ~= nil
+  end), 'no "Claude Code connected" in the sidecar log within 60 s')
+  H.check((H.read_file(sidecar_log) or ''):find('Claude Code connected', 1, true),
+    'Claude Code exited before connecting: ' .. table.concat(driver_err, ' '))
+  H.check(H.wait(60000, function() return #model_requests() >= 1 or driver_code ~= nil end), 'no model request')
+  local first = vim.fn.json_encode(model_requests()[1] or {})
+  H.check(first:find('mcp__ide__getDiagnostics', 1, true), 'the first model request does not name mcp__ide__getDiagnostics')
+end)
+
+-- Waits for a pending hunk of an op other than `seen`; returns it.
+local function wait_hunk(seen)
+  local found
+  H.check(H.wait(timeout_ms, function()
+    for _, hunk in ipairs(pending_hunks()) do
+      if hunk.op ~= seen then
+        found = hunk
+        return true
+      end
+    end
+    return driver_code ~= nil
+  end), 'no pending hunk')
+  H.check(found, 'Claude Code exited without an openDiff review: ' .. table.concat(driver_err, ' '))
+  return found
+end
+
+local accepted_op
+local reviewed = connected and test("Claude's first Edit becomes a pending hashline review in the live buffer", function()
+  local hunk = wait_hunk(nil)
+  accepted_op = hunk.op
+  H.eq(11, hunk.line, 'the hunk line (line 10 under the typed line)')
+  local want = typed_plus(with(LINES, 10, EDIT1_NEW))
+  H.eq(want, H.lines(bufnr), 'buffer while the review is pending')
+  H.eq(text_of(LINES), H.read_file(ws .. '/a.txt'), 'disk while the review is pending')
+  local review = require('hashline.review').pending({ bufnr = bufnr })
+  H.check(type(review) == 'table' and (review.count or 0) >= 1, 'the plugin sees the pending hunk: ' .. vim.inspect(review))
+end)
+
+local landed = reviewed and test('accepted (:HashlineAccept on the hunk): the change lands, typing kept, one claude-code op; Claude Code writes the buffer text', function()
+  vim.api.nvim_win_set_cursor(0, { 11, 0 })
+  vim.cmd('HashlineAccept')
+  local want = typed_plus(with(LINES, 10, EDIT1_NEW))
+  H.check(H.wait(timeout_ms, function() return H.read_file(ws .. '/a.txt') == text_of(want) or driver_code ~= nil end),
+    'disk after accept: ' .. vim.inspect(H.read_file(ws .. '/a.txt')))
+  H.eq(text_of(want), H.read_file(ws .. '/a.txt'), "disk after Claude Code's write (the buffer's text, typing included)")
+  H.eq(want, H.lines(bufnr), 'buffer after accept')
+  vim.wait(1500) -- let the reconciler look at Claude Code's write
+  H.eq(want, H.lines(bufnr), 'buffer after Claude Code wrote it')
+  H.assert_mirrored(bufnr, 'a.txt')
+  local ops, log = ops_by('claude-code')
+  H.eq(1, #ops, 'ops by claude-code: ' .. vim.fn.json_encode(log))
+  H.eq(0, #ops_by('disk'), 'reconcile ops (Claude Code\'s write taken for a foreign change): ' .. vim.fn.json_encode(log))
+  H.eq(1, #(log.ops or {}), 'journaled ops in all: ' .. vim.fn.json_encode(log))
+  local conflicts = cli_json({ 'conflicts', '--json' })
+  H.eq(0, #(conflicts.conflicts or {}), 'open conflicts: ' .. vim.fn.json_encode(conflicts))
+  local result, is_error = tool_result('toolu_1_0')
+  H.check(H.wait(20000, function()
+    result, is_error = tool_result('toolu_1_0')
+    return result ~= nil
+  end), 'no tool_result for the first Edit in the model requests')
+  H.check(not is_error, 'the first Edit failed: ' .. result)
+  H.note('Edit 1 tool_result Claude Code sent the model: ' .. result:sub(1, 300))
+  H.eq(want, H.lines(bufnr), 'buffer at the end of the first prompt')
+  H.eq(text_of(want), H.read_file(ws .. '/a.txt'), 'disk at the end of the first prompt')
+  H.note("after Claude Code's write the buffer's 'modified' is " .. tostring(vim.bo[bufnr].modified))
+end)
+
+local rejected = landed and test('the second Edit, rejected (:HashlineReject): buffer and disk unchanged, Claude Code tells its model', function()
+  H.write_file(go_file_2, 'go')
+  local hunk = wait_hunk(accepted_op)
+  local before = typed_plus(with(LINES, 10, EDIT1_NEW))
+  H.eq(21, hunk.line, 'the second hunk line')
+  H.eq(with(before, 21, EDIT2_NEW), H.lines(bufnr), 'buffer while the second review is pending')
+  vim.api.nvim_win_set_cursor(0, { 21, 0 })
+  vim.cmd('HashlineReject')
+  H.check(H.wait(5000, function() return vim.deep_equal(before, H.lines(bufnr)) end),
+    'buffer after reject: ' .. vim.inspect(H.lines(bufnr)))
+  vim.wait(1000)
+  H.eq(before, H.lines(bufnr), 'buffer after reject, a second later')
+  H.eq(text_of(before), H.read_file(ws .. '/a.txt'), 'disk after reject')
+  H.write_file(go_file_3, 'go')
+  H.check(H.wait(timeout_ms, function() return driver_code ~= nil end), 'Claude Code did not finish: ' .. table.concat(driver_err, ' '))
+  H.eq(before, H.lines(bufnr), 'buffer at the end')
+  H.eq(text_of(before), H.read_file(ws .. '/a.txt'), 'disk at the end')
+  local result, is_error = tool_result('toolu_3_0')
+  H.check(result, 'no tool_result for the second Edit in the model requests (driver: ' .. table.concat(driver_err, ' ') .. ')')
+  H.note('Edit 2 tool_result Claude Code sent the model (is_error ' .. tostring(is_error) .. '): ' .. result:sub(1, 300))
+  H.check(is_error and result:lower():find('reject', 1, true), 'the second Edit is reported rejected: ' .. result)
+  local ops, log = ops_by('claude-code')
+  H.eq(2, #ops, 'openDiff ops by claude-code: ' .. vim.fn.json_encode(log))
+  H.check(ops[1].inEffect and ops[1].hunks[1].state == 'accepted', 'the first op accepted, in effect: ' .. vim.fn.json_encode(ops[1]))
+  H.check(not ops[2].inEffect and ops[2].hunks[1].state == 'reverted', 'the second op reverted: ' .. vim.fn.json_encode(ops[2]))
+  H.eq(0, #ops_by('disk'), 'reconcile ops at the end: ' .. vim.fn.json_encode(log))
+  local conflicts = cli_json({ 'conflicts', '--json' })
+  H.eq(0, #(conflicts.conflicts or {}), 'open conflicts at the end: ' .. vim.fn.json_encode(conflicts))
+end)
+
+if driver_job and driver_code == nil then
+  vim.fn.jobstop(driver_job)
+  H.wait(5000, function() return driver_code ~= nil end)
+end
+if connected then
+  test('Claude Code exited cleanly after /exit', function()
+    H.eq(0, driver_code, 'drive_claude.py exit (stderr ' .. table.concat(driver_err, ' ') .. ')')
+  end)
+end
+for _, job in ipairs({ model_job, capture_job }) do
+  if job then
+    vim.fn.jobstop(job)
+  end
+end
+H.reset()
+vim.cmd('qall!')
