@@ -55,6 +55,7 @@ std::size_t maxMessageBytes() {
 // What the feature keeps for the life of the process.
 struct ClaudeIde {
   std::unique_ptr<IdeOpenDiff> diffs;
+  std::unique_ptr<IdeEditorTools> editor_tools;
   std::unique_ptr<IdeProtocol> protocol;
   std::unique_ptr<IdeServer> server;
   IdeLockInfo lock;
@@ -89,9 +90,11 @@ void registerClaudeIde(LspServer& server, HashlineService& service) {
     std::string token = makeIdeAuthToken();
     if (token.empty()) return log::error("claude ide: no random bytes for a token; not started");
     ide.diffs = std::make_unique<IdeOpenDiff>(server, service);
+    ide.editor_tools = std::make_unique<IdeEditorTools>(server);
     ide.protocol = std::make_unique<IdeProtocol>(
         service, [&server] { return server.workspaceRoots(); }, ide.diffs.get(),
-        [&server](const std::string& path) { return bufferDiffersFromDisk(server, path); });
+        [&server](const std::string& path) { return bufferDiffersFromDisk(server, path); },
+        ide.editor_tools.get());
     ide.server = std::make_unique<IdeServer>(server.io(), *ide.protocol, token, maxMessageBytes());
     Result<int> port = ide.server->listen();
     if (!port) return log::error("claude ide: ", port.error().message);

@@ -120,6 +120,25 @@ json IdeProtocol::toolList() const {
     tools.push_back({{"name", "checkDocumentDirty"},
                      {"description", "Whether a file's editor buffer differs from the disk."},
                      {"inputSchema", pathArgument()}});
+  if (editor_tools_) {
+    tools.push_back(
+        {{"name", "openFile"},
+         {"description", "Opens a file in the editor, optionally selecting from the first line "
+                         "holding startText to the first after it holding endText."},
+         {"inputSchema",
+          {{"type", "object"},
+           {"properties",
+            {{"filePath", {{"type", "string"}}},
+             {"preview", {{"type", "boolean"}}},
+             {"startText", {{"type", "string"}}},
+             {"endText", {{"type", "string"}}},
+             {"selectToEndOfLine", {{"type", "boolean"}}},
+             {"makeFrontmost", {{"type", "boolean"}}}}},
+           {"required", json::array({"filePath"})}}}});
+    tools.push_back({{"name", "saveDocument"},
+                     {"description", "Saves a file's editor buffer to disk, as the user would."},
+                     {"inputSchema", pathArgument()}});
+  }
   if (diffs_) {
     tools.push_back(
         {{"name", "openDiff"},
@@ -191,6 +210,14 @@ void IdeProtocol::callTool(const json& id, const json& params, const Send& send,
         std::move(*request), [id, send](json result) { send(reply(id, result)); },
         std::move(connection));
     return;
+  }
+  if ((name == "openFile" || name == "saveDocument") && editor_tools_) {
+    auto answer = [id, send, alive = std::move(connection)](json result) {
+      if (alive.expired()) return; // the connection closed meanwhile
+      send(reply(id, std::move(result)));
+    };
+    if (name == "openFile") return editor_tools_->openFile(arguments, std::move(answer));
+    return editor_tools_->saveDocument(arguments, std::move(answer));
   }
   if (name == "close_tab" && diffs_)
     return send(

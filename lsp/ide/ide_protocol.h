@@ -7,12 +7,14 @@
 // documents the editor has open, as the mirror holds them), checkDocumentDirty (the buffer
 // against the disk), openDiff (a review of the live buffer: ide_open_diff.h; answered when the
 // user decided), close_tab and closeAllDiffTabs (nothing to close: the review lives in the
-// buffer). Each tool answers MCP content: one text item holding a JSON object, as Claude Code's
-// IDE tools do (openDiff: FILE_SAVED + text, or DIFF_REJECTED + tab name). Unknown methods with
-// an id get -32601, unknown tools -32602; notifications never get an answer.
-// Threading: the owner's io_context (the service's).
+// buffer), openFile and saveDocument (done by the editor: ide_editor_tools.h). Each tool answers
+// MCP content: one text item holding a JSON object, as Claude Code's IDE tools do (openDiff:
+// FILE_SAVED + text, or DIFF_REJECTED + tab name). Unknown methods with an id get -32601, unknown
+// tools -32602; notifications never get an answer. Threading: the owner's io_context (the
+// service's).
 #pragma once
 
+#include "lsp/ide/ide_editor_tools.h"
 #include "lsp/ide/ide_open_diff.h"
 #include "lsp/service/agent_service.h"
 
@@ -31,8 +33,10 @@ public:
   /// Whether the file at a path differs from the editor's buffer (nullopt: not open).
   using Dirty = std::function<std::optional<bool>(const std::string& path)>;
 
-  IdeProtocol(AgentService& service, Roots roots, IdeOpenDiff* diffs = nullptr, Dirty dirty = {})
-      : service_(service), roots_(std::move(roots)), diffs_(diffs), dirty_(std::move(dirty)) {}
+  IdeProtocol(AgentService& service, Roots roots, IdeOpenDiff* diffs = nullptr, Dirty dirty = {},
+              IdeEditorTools* editor_tools = nullptr)
+      : service_(service), roots_(std::move(roots)), diffs_(diffs), dirty_(std::move(dirty)),
+        editor_tools_(editor_tools) {}
 
   /// Handles one JSON-RPC message of a connection; replies (if any) go to `send`, possibly later
   /// (never once `connection` expired).
@@ -50,6 +54,7 @@ private:
   Roots roots_;
   IdeOpenDiff* diffs_;
   Dirty dirty_;
+  IdeEditorTools* editor_tools_;
   bool claude_connected_ = false;
 };
 

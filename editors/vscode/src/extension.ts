@@ -16,6 +16,7 @@ import { ReviewModel } from './reviewModel';
 import { HashlineServer, errorText } from './server';
 import { affectsServer } from './settings';
 import { registerStatusItem } from './statusItem';
+import { registerSaveDocument } from './saveDocument';
 import { registerSymbols } from './symbols';
 import { registerTestHooks } from './testHooks';
 import { registerTools } from './tools';
@@ -44,6 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     new DiagnosticsForwarder(server),
     new ContextForwarder(server),
     registerSymbols(server),
+    registerSaveDocument(server),
     ...registerTestHooks(server, log),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsServer(e) && server) {

@@ -27,6 +27,9 @@ const nextStep: Record<string, string> = {
   DESYNCED: 'The server lost track of the buffer; read the file again.',
   CONFLICT: 'A later change touched the same lines; nothing was changed.',
   IO_ERROR: 'The file could not be read or written; check permissions and disk space.',
+  INVALID_PATTERN: 'Fix the search pattern (RE2 syntax), or search for the text as it is (literal).',
+  SYMBOL_NOT_FOUND: 'List the file\'s symbols with the outline, then name one (Class.method).',
+  NO_SYMBOLS: 'No language server gives this file\'s symbols; read it by lines instead.',
 };
 
 export function nextStepFor(code: string): string | undefined {

@@ -266,6 +266,26 @@ local function main()
     assert(out:find('main.txt', 1, true) and out:find('\n  5:%w+:%w+→delta line'), out)
     keys('<Esc>')
   end)
+
+  -- What Claude Code's openFile / saveDocument ask the editor to do (hashline.editor_requests).
+  ok = ok and step('show-document-and-save-document-requests', function()
+    local requests = require('hashline.editor_requests')
+    local shown = requests.show_document(nil, { uri = vim.uri_from_fname(other_txt), takeFocus = true,
+      selection = { start = { line = 1, character = 0 }, ['end'] = { line = 2, character = 0 } } })
+    assert(shown.success == true, vim.inspect(shown))
+    assert(vim.api.nvim_buf_get_name(0) == other_txt and vim.api.nvim_win_get_cursor(0)[1] == 2,
+      vim.api.nvim_buf_get_name(0) .. ' line ' .. vim.api.nvim_win_get_cursor(0)[1])
+    assert(vim.bo[bufnr].modified, 'main.txt should still hold unsaved typing')
+    local saved = requests.save_document(nil, { textDocument = { uri = vim.uri_from_bufnr(bufnr) } })
+    assert(saved.saved == true, vim.inspect(saved))
+    assert(not vim.bo[bufnr].modified, 'main.txt still modified')
+    local disk = read_file(main_txt)
+    assert(disk:find(TYPED, 1, true) == 1 and disk:find('BETA LINE', 1, true), disk)
+    local missing = requests.save_document(nil, { textDocument = { uri = vim.uri_from_fname(ws .. '/nope.txt') } })
+    assert(missing.saved == false and missing.reason, vim.inspect(missing))
+    local _, err = requests.show_document(nil, {})
+    assert(err and err.code == -32602, vim.inspect(err))
+  end)
 end
 
 driver = coroutine.create(function()

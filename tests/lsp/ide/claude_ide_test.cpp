@@ -197,10 +197,10 @@ TEST_F(ClaudeIde, HandshakeAndToolsAnswerFromTheLiveState) {
   std::vector<std::string> names;
   for (const json& tool : tools["result"]["tools"])
     names.push_back(tool["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"getWorkspaceFolders", "getOpenEditors",
-                                             "getDiagnostics", "getCurrentSelection",
-                                             "getLatestSelection", "checkDocumentDirty", "openDiff",
-                                             "close_tab", "closeAllDiffTabs"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "getWorkspaceFolders", "getOpenEditors", "getDiagnostics",
+                       "getCurrentSelection", "getLatestSelection", "checkDocumentDirty",
+                       "openFile", "saveDocument", "openDiff", "close_tab", "closeAllDiffTabs"}));
 
   json folders =
       ide.call("tools/call", {{"name", "getWorkspaceFolders"}, {"arguments", json::object()}});
@@ -329,6 +329,64 @@ TEST_F(ClaudeIde, SendToClaudeMentionsTheLinesToEveryConnectedClaude) {
                               {{"command", "hashline.sendToClaude"},
                                {"arguments", json::array({json::object()})}})["code"],
             -32602);
+  EXPECT_EQ(client->shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeIde, OpenFileAndSaveDocumentAreDoneByTheEditor) {
+  auto client = start(root_ / "ws");
+  json lock = onlyLock();
+  const int port = std::stoi(lockFiles(ideDir()).front().stem().string());
+  const fs::path file = root_ / "ws" / "a.cpp";
+  std::ofstream(file) << "int a;\nint f() {\n  return 1;\n}\n";
+  IdeClient ide(port, lock["authToken"]);
+  auto startTool = [&](const std::string& tool, json arguments) {
+    ide.sendText(json{{"jsonrpc", "2.0"},
+                      {"id", 77},
+                      {"method", "tools/call"},
+                      {"params", {{"name", tool}, {"arguments", arguments}}}}
+                     .dump());
+  };
+  auto textOf = [](const json& answer) {
+    return answer["result"]["content"][0]["text"].get<std::string>();
+  };
+  // openFile: the editor is asked to show it, with the lines from startText to endText.
+  startTool("openFile", {{"filePath", file.string()}, {"startText", "int f"}, {"endText", "}"}});
+  json show = client->waitServerRequest("window/showDocument");
+  EXPECT_EQ(show["params"]["uri"], "file://" + file.string());
+  EXPECT_EQ(show["params"]["takeFocus"], true);
+  EXPECT_EQ(show["params"]["selection"]["start"]["line"], 1);
+  EXPECT_EQ(show["params"]["selection"]["end"]["line"], 4); // through line 3 (0-based)
+  client->respond(show["id"], {{"success", true}});
+  EXPECT_EQ(textOf(ide.receive()), "Opened file: " + file.string());
+  // The editor refuses: a tool error.
+  startTool("openFile", {{"filePath", file.string()}, {"makeFrontmost", false}});
+  show = client->waitServerRequest("window/showDocument");
+  client->respond(show["id"], {{"success", false}});
+  json refused = ide.receive();
+  EXPECT_EQ(refused["result"]["isError"], true) << refused.dump();
+  // Outside the workspace: refused before the editor is asked.
+  startTool("openFile", {{"filePath", "/etc/passwd"}});
+  EXPECT_EQ(ide.receive()["result"]["isError"], true);
+
+  // saveDocument: only an open document; the plugin writes it.
+  startTool("saveDocument", {{"filePath", file.string()}});
+  json not_open = json::parse(textOf(ide.receive()));
+  EXPECT_EQ(not_open["success"], false);
+  client->didOpen("file://" + file.string(), "int a;\nint f() {\n  return 2;\n}\n", 1);
+  client->sync();
+  startTool("saveDocument", {{"filePath", file.string()}});
+  json save = client->waitServerRequest("hashline/saveDocument");
+  EXPECT_EQ(save["params"]["textDocument"]["uri"], "file://" + file.string());
+  client->respond(save["id"], {{"saved", true}});
+  json saved = json::parse(textOf(ide.receive()));
+  EXPECT_EQ(saved["success"], true) << saved.dump();
+  EXPECT_EQ(saved["saved"], true);
+  startTool("saveDocument", {{"filePath", file.string()}});
+  save = client->waitServerRequest("hashline/saveDocument");
+  client->respondError(save["id"], -32601, "method not found");
+  json unsupported = json::parse(textOf(ide.receive()));
+  EXPECT_EQ(unsupported["success"], false);
+  EXPECT_NE(unsupported["message"].get<std::string>().find("hashline plugin"), std::string::npos);
   EXPECT_EQ(client->shutdownAndExit(), 0);
 }
 

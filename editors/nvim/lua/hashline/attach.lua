@@ -325,6 +325,12 @@ local function client_config(root)
     ['hashline/documentSymbol'] = function(...)
       return require('hashline.symbols').on_document_symbol(...)
     end,
+    ['window/showDocument'] = function(...)
+      return require('hashline.editor_requests').show_document(...)
+    end,
+    ['hashline/saveDocument'] = function(...)
+      return require('hashline.editor_requests').save_document(...)
+    end,
   }
   return {
     name = M.client_name,
