@@ -53,6 +53,23 @@ local function test(name, fn)
   return H.test('claude-ide: ' .. name, fn)
 end
 
+-- A check of a known product bug: PASS when it passes (then a NOTE says to drop the marker),
+-- else XFAIL with the reason — neither fails the run.
+function H.xtest(bug, name, fn)
+  if not bug then
+    return H.test(name, fn)
+  end
+  local ok, err = pcall(fn)
+  local f = assert(io.open(os.getenv('RESULTS'), 'a'))
+  if ok then
+    f:write('PASS ' .. name .. '\nNOTE the known bug "' .. bug .. '" is gone: drop known_bug in claude_ide_test.lua\n')
+  else
+    f:write('XFAIL ' .. name .. ' (known bug: ' .. bug .. '): ' .. tostring(err):gsub('[\r\n]+', ' | ') .. '\n')
+  end
+  f:close()
+  return ok
+end
+
 local function json_lines(path)
   local out = {}
   for line in (H.read_file(path) or ''):gmatch('[^\n]+') do
@@ -319,6 +336,38 @@ local rejected = landed and test('the second Edit, rejected (:HashlineReject): b
   local conflicts = cli_json({ 'conflicts', '--json' })
   H.eq(0, #(conflicts.conflicts or {}), 'open conflicts at the end: ' .. vim.fn.json_encode(conflicts))
 end)
+
+-- Claude Code wrote the buffer's text to disk behind Neovim: the user's own :write afterwards must
+-- not be taken for writing over a foreign change ("The file has been changed since reading it").
+-- KNOWN BUG (reported with issue 22): the reconciler takes Claude Code's write for the editor's own
+-- save (lsp/reconcile/reconciler.cpp, "saved by the editor") and sends no hashline/reconciled, so
+-- the plugin never clears 'modified' nor takes the file's new timestamp, and this :write asks.
+-- Recorded as XFAIL while it fails; once it passes, drop `known_bug`.
+local known_bug = 'no hashline/reconciled after Claude Code wrote the accepted text'
+if rejected then
+  H.xtest(known_bug, "claude-ide: the user's :write afterwards: no \"changed since reading\" prompt, nothing journaled", function()
+    local want = typed_plus(with(LINES, 10, EDIT1_NEW))
+    local before = #(cli_json({ 'log', '--json' }).ops or {})
+    local writing, prompted = true, false
+    local watchdog = H.compat.uv.new_timer()
+    watchdog:start(5000, 0, function()
+      if writing then
+        prompted = true
+        vim.api.nvim_input('n')
+      end
+    end)
+    local ok, err = pcall(vim.api.nvim_buf_call, bufnr, function() vim.cmd('silent write') end)
+    writing = false
+    watchdog:close()
+    H.check(not prompted, ':write asked "the file has been changed since reading it" (Neovim was not told that Claude Code wrote the buffer\'s text)')
+    H.check(ok, ':write failed: ' .. tostring(err))
+    H.eq(text_of(want), H.read_file(ws .. '/a.txt'), 'disk after :write')
+    H.check(not vim.bo[bufnr].modified, 'a.txt not modified after :write')
+    vim.wait(1500)
+    H.eq(before, #(cli_json({ 'log', '--json' }).ops or {}), 'journaled ops after the save')
+    H.eq(want, H.lines(bufnr), 'buffer after the save')
+  end)
+end
 
 if driver_job and driver_code == nil then
   vim.fn.jobstop(driver_job)

@@ -4,7 +4,8 @@
 # Neovim ($HASHLINE_NVIM, default nvim; tests/editors/neovim/nvim-env.sh) with the plugin and
 # claudeIde on. Claude Code runs interactively under a pty (drive_claude.py; `claude -p` never
 # connects to an IDE) against the scripted endpoint tests/editors/agent-cli/fake_model.mjs.
-# Prints PASS / FAIL / NOTE lines and "claude-ide: N passed, M failed". Exits 0 with a SKIP line
+# Prints PASS / FAIL / XFAIL (a known product bug, see README.md) / NOTE lines and "claude-ide: N
+# passed, M failed, K known bug(s)"; any FAIL fails the run. Exits 0 with a SKIP line
 # only when node/npm/python3 are missing or npm ci cannot install Claude Code.
 # Usage: HASHLINE_BIN=build/hashline tests/editors/claude-ide/run.sh
 # Env: KEEP=1 keeps the work dir; CAPTURE=1 puts ws_capture.py between Claude Code and hashline
@@ -59,7 +60,8 @@ if [ "${CAPTURE:-0}" = 1 ] && [ -f "$WORK/ws.jsonl" ]; then
 fi
 passed=$(grep -c '^PASS' "$RESULTS" || true)
 failed=$(grep -c '^FAIL' "$RESULTS" || true)
-echo "claude-ide: ${passed} passed, ${failed} failed ($(( $(date +%s) - start )) s, Neovim $nvim_version)"
+xfailed=$(grep -c '^XFAIL' "$RESULTS" || true)
+echo "claude-ide: ${passed} passed, ${failed} failed, ${xfailed} known bug(s) ($(( $(date +%s) - start )) s, Neovim $nvim_version)"
 clean=0
 nvim_guard_check "$WORK/nvim.out" || clean=1
 if [ "$failed" -ne 0 ] || [ "$passed" -lt 6 ] || [ "$clean" -ne 0 ]; then
