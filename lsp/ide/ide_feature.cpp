@@ -135,6 +135,32 @@ void registerClaudeIde(LspServer& server, HashlineService& service) {
     const std::optional<std::int64_t> from = line("from"), to = line("to");
     if (from) params["lineStart"] = *from - 1; // 0-based, as Claude Code's IDE extensions send
     if (to) params["lineEnd"] = std::max(*to, from.value_or(*to)) - 1;
+    // First the lines as the selection (Claude Code shows it and takes its text), then the
+    // mention itself.
+    const OpenDocument* open = server.documents().findByPath(*path);
+    const Rope& text = open->document.text();
+    const std::size_t last_line = text.lineCount() - 1;
+    const std::size_t first = std::min<std::size_t>(from ? *from - 1 : 0, last_line);
+    const std::size_t last =
+        std::min<std::size_t>(to ? std::max(*to, from.value_or(*to)) - 1 : last_line, last_line);
+    const std::size_t begin = text.lineStartByte(first), end = text.lineEndByte(last);
+    constexpr std::size_t kMaxSelectionBytes = 64 * 1024;
+    std::string selected = text.slice(begin, std::min(end, begin + kMaxSelectionBytes));
+    if (end > begin + kMaxSelectionBytes) // cut: never inside a UTF-8 sequence
+      while (!selected.empty() && (static_cast<unsigned char>(selected.back()) & 0xC0) == 0x80)
+        selected.pop_back();
+    if (end > begin + kMaxSelectionBytes && !selected.empty() &&
+        static_cast<unsigned char>(selected.back()) >= 0xC0)
+      selected.pop_back(); // the lead byte of the cut sequence
+    nlohmann::json selection = {{"text", std::move(selected)},
+                                {"filePath", *path},
+                                {"fileUrl", open->uri},
+                                {"selection",
+                                 {{"start", {{"line", first}, {"character", 0}}},
+                                  {"end", {{"line", last}, {"character", 0}}},
+                                  {"isEmpty", false}}}};
+    ide.server->broadcast(
+        {{"jsonrpc", "2.0"}, {"method", "selection_changed"}, {"params", std::move(selection)}});
     const std::size_t sent =
         ide.server->broadcast({{"jsonrpc", "2.0"}, {"method", "at_mentioned"}, {"params", params}});
     log::info("claude ide: at_mentioned ", *path, " to ", sent, " connection(s)");

@@ -316,6 +316,11 @@ TEST_F(ClaudeIde, SendToClaudeMentionsTheLinesToEveryConnectedClaude) {
   EXPECT_EQ(ide.call("ping")["result"], json::object()); // past the handshake
   json sent = send({{"uri", "file://" + file.string()}, {"from", 2}, {"to", 3}});
   EXPECT_EQ(sent["sent"], 1) << sent.dump();
+  json selected = ide.receive();
+  EXPECT_EQ(selected["method"], "selection_changed");
+  EXPECT_EQ(selected["params"]["text"], "two\nthree");
+  EXPECT_EQ(selected["params"]["filePath"], file.string());
+  EXPECT_EQ(selected["params"]["selection"]["start"]["line"], 1);
   json mention = ide.receive();
   EXPECT_EQ(mention["method"], "at_mentioned");
   EXPECT_EQ(mention["params"]["filePath"], file.string());
