@@ -25,7 +25,11 @@ constexpr const char* kUsage =
     "  --print-env   print the two variables as shell exports instead (eval \"$(hashline claude\n"
     "                --print-env)\"), e.g. for a terminal that starts claude itself\n"
     "The sidecar serves the IDE protocol when the editor plugin asks for it (Neovim:\n"
-    "setup{ init_options = { claudeIde = true } }) or runs `hashline lsp --claude-ide`.\n";
+    "setup{ init_options = { claudeIde = true } }) or runs `hashline lsp --claude-ide`.\n"
+    "Claude Code shows an edit in the editor (a review of your live buffer) only when it asks\n"
+    "your permission for it: run it in its default permission mode (--permission-mode default);\n"
+    "with --dangerously-skip-permissions it writes files itself, which hashline merges into\n"
+    "the open buffers as a foreign write.\n";
 
 bool holds(const std::string& folder, const std::string& directory) {
   if (folder.empty()) return false;

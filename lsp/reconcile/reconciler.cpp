@@ -269,6 +269,14 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
     } else {
       log::debug("reconcile: ", tracked.path, " saved by the editor");
       conflicts_.removeDocument(tracked.key); // the user saved their side
+      // Not the editor's own save (no didSave, no announced one) but text its buffer holds now —
+      // Claude Code writing the text an accepted openDiff left in the buffer: tell the editor
+      // its buffer equals the disk, so it takes the file's new timestamp and is clean.
+      if (!saved && sameText(current, *disk) && !(tracked.base && *tracked.base == *disk))
+        announce(tracked, {{"kind", "merged"},
+                           {"version", open->document.version()},
+                           {"hunks", 0},
+                           {"bufferMatchesDisk", true}});
     }
     tracked.waiting = false;
     tracked.base = std::move(disk);

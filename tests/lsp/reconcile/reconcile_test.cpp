@@ -159,6 +159,33 @@ TEST_F(Reconcile, ARewriteThatChangesNothingIsSilent) {
   EXPECT_EQ(reconcileOps().size(), 2u) << log().dump();
 }
 
+// Claude Code after an accepted openDiff: it writes the text the buffer holds now (the user's
+// typing and the accepted change). Nothing to merge, no op — but the editor is told its buffer
+// equals the disk, so it is clean and takes the file's new timestamp (no "changed since reading").
+TEST_F(Reconcile, AWriteOfTheBuffersOwnTextTellsTheEditorItMatchesTheDisk) {
+  const std::string original = numbered(10);
+  writeFile("a.txt", original);
+  openSynced("a.txt", original);
+  typeLineAt("a.txt", 0, "typed by the user");
+  json read = service("read", {{"uri", uriOf("a.txt")}, {"session", "agent"}});
+  std::int64_t id = startService(
+      "edit",
+      {{"uri", uriOf("a.txt")},
+       {"session", "agent"},
+       {"edits", {{{"op", "replace"}, {"anchor", anchorOf(read, 5)}, {"content", "accepted"}}}}});
+  applyAndConfirm(nextApplyEdit());
+  ASSERT_EQ(finish(id)["status"], "applied");
+  writeViaRename("a.txt", model("a.txt").text); // the agent writes what the buffer shows
+  json reconciled = client_->waitNotification("hashline/reconciled")["params"];
+  EXPECT_EQ(reconciled["kind"], "merged") << reconciled.dump();
+  EXPECT_EQ(reconciled["hunks"], 0);
+  EXPECT_EQ(reconciled["bufferMatchesDisk"], true);
+  EXPECT_EQ(reconciled["version"], model("a.txt").version);
+  EXPECT_FALSE(reconciled.contains("op"));
+  EXPECT_TRUE(reconcileOps().empty()) << log().dump();
+  EXPECT_EQ(readFile("a.txt"), model("a.txt").text);
+}
+
 TEST_F(Reconcile, WriteTempThenRename) {
   typingSurvivesWriter([&](const std::string& theirs) { writeViaRename("a.txt", theirs); });
 }
