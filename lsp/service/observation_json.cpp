@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
+#include <set>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -281,18 +282,27 @@ void ObservationFiles::loadSession(ObservationStore& store, const std::string& s
 }
 
 Status ObservationFiles::save(const ObservationStore& store) {
-  bool wrote = false;
+  bool wrote = false, any_new_session = false;
   Status result = Status::success();
+  std::set<std::string> grown; // session directories that got a new file
   for (const auto& [key, observation] : store.entries()) {
     if (!observation.observed()) continue;
     const auto it = loaded_.find(key);
     if (it != loaded_.end() && it->second.revision == observation.revision()) continue;
-    Status saved = savePair(key, observation);
+    bool created = false, new_session = false;
+    Status saved = savePair(key, observation, created, new_session);
     if (saved)
       wrote = true;
     else if (result)
       result = saved;
+    if (created) grown.insert(parentOf(fileFor(key.first, key.second)));
+    any_new_session = any_new_session || new_session;
   }
+  // Pruned once per save, not once per new file: a search that observes hundreds of files
+  // would list (and stat) the growing directory for each of them.
+  for (const std::string& session_dir : grown)
+    prune(session_dir, limits_.documents_per_session, false);
+  if (any_new_session) prune(directory_, limits_.sessions, true);
   if (wrote) {
     // Format 1 (one JSON file for every pair) is not read any more: drop it.
     const std::string old = parentOf(directory_) + "/observations.json";
@@ -302,7 +312,8 @@ Status ObservationFiles::save(const ObservationStore& store) {
   return result;
 }
 
-Status ObservationFiles::savePair(const Key& key, const Observation& observation) {
+Status ObservationFiles::savePair(const Key& key, const Observation& observation, bool& created,
+                                  bool& new_session) {
   const std::string file = fileFor(key.first, key.second);
   const std::string session_dir = parentOf(file);
   Result<disk::FileLock> lock = disk::FileLock::forPath(file);
@@ -331,7 +342,7 @@ Status ObservationFiles::savePair(const Key& key, const Observation& observation
   if (bytes.empty()) bytes = encodeObservation(key.first, key.second, observation);
 
   struct stat info {};
-  const bool new_session = ::stat(session_dir.c_str(), &info) != 0;
+  const bool new_session_dir = ::stat(session_dir.c_str(), &info) != 0;
   disk::WriteOptions options;
   options.take_lock = false; // held above
   options.durable = false;   // a cache: lost by an OS crash, the next edit asks for a read
@@ -342,10 +353,8 @@ Status ObservationFiles::savePair(const Key& key, const Observation& observation
   }();
   if (!written) return written.error();
   loaded_[key] = Loaded{written->fingerprint, observation.revision()};
-  if (!expected) {
-    prune(session_dir, limits_.documents_per_session, false);
-    if (new_session) prune(directory_, limits_.sessions, true);
-  }
+  created = !expected;
+  new_session = created && new_session_dir;
   return Status::success();
 }
 

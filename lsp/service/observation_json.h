@@ -96,7 +96,8 @@ private:
   using Key = std::pair<std::string, std::string>;
 
   void loadInto(const std::string& session, const std::string& document, Observation& into);
-  Status savePair(const Key& key, const Observation& observation);
+  /// Writes one pair; `created` says whether its file is new (the caller prunes once).
+  Status savePair(const Key& key, const Observation& observation, bool& created, bool& new_session);
   void prune(const std::string& directory, std::size_t keep, bool directories) const;
 
   std::string directory_;
