@@ -13,14 +13,19 @@
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
+#include <mutex>
 #include <set>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <xxhash.h>
 
 namespace hashline::lsp {
 
 namespace {
+
+/// From this many changed pairs on, save() writes them on several threads.
+constexpr std::size_t kParallelSaveFrom = 32;
 
 constexpr char kMagic[8] = {'h', 'l', 'o', 'b', 's', '\0', '\0', '\2'};
 constexpr std::string_view kSuffix = ".obs";
@@ -282,22 +287,44 @@ void ObservationFiles::loadSession(ObservationStore& store, const std::string& s
 }
 
 Status ObservationFiles::save(const ObservationStore& store) {
-  bool wrote = false, any_new_session = false;
-  Status result = Status::success();
-  std::set<std::string> grown; // session directories that got a new file
+  // The pairs that changed since loaded.
+  std::vector<std::pair<const Key*, const Observation*>> changed;
   for (const auto& [key, observation] : store.entries()) {
     if (!observation.observed()) continue;
     const auto it = loaded_.find(key);
     if (it != loaded_.end() && it->second.revision == observation.revision()) continue;
-    bool created = false, new_session = false;
-    Status saved = savePair(key, observation, created, new_session);
-    if (saved)
-      wrote = true;
-    else if (result)
-      result = saved;
-    if (created) grown.insert(parentOf(fileFor(key.first, key.second)));
-    any_new_session = any_new_session || new_session;
+    changed.emplace_back(&key, &observation);
   }
+  bool wrote = false, any_new_session = false;
+  Status result = Status::success();
+  std::set<std::string> grown; // session directories that got a new file
+  std::mutex outcome;          // guards the four above
+  auto saveSome = [&](std::size_t first, std::size_t step) {
+    for (std::size_t i = first; i < changed.size(); i += step) {
+      const Key& key = *changed[i].first;
+      bool created = false, new_session = false;
+      Status saved = savePair(key, *changed[i].second, created, new_session);
+      std::lock_guard<std::mutex> guard(outcome);
+      if (saved)
+        wrote = true;
+      else if (result)
+        result = saved;
+      if (created) grown.insert(parentOf(fileFor(key.first, key.second)));
+      any_new_session = any_new_session || new_session;
+    }
+  };
+  // Each pair is its own file: a search that observed hundreds of files writes them on the
+  // cores (the file system waits, not the CPU, dominate: two to four writers).
+  const std::size_t writers =
+      changed.size() < kParallelSaveFrom
+          ? 1
+          : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 2, 4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < writers; ++t)
+    threads.emplace_back(saveSome, t, writers);
+  saveSome(0, writers);
+  for (std::thread& thread : threads)
+    thread.join();
   // Pruned once per save, not once per new file: a search that observes hundreds of files
   // would list (and stat) the growing directory for each of them.
   for (const std::string& session_dir : grown)
@@ -319,9 +346,13 @@ Status ObservationFiles::savePair(const Key& key, const Observation& observation
   Result<disk::FileLock> lock = disk::FileLock::forPath(file);
   if (!lock) return lock.error();
 
-  const auto it = loaded_.find(key);
-  const disk::Fingerprint* as_loaded =
-      it != loaded_.end() && it->second.fingerprint ? &*it->second.fingerprint : nullptr;
+  std::optional<disk::Fingerprint> loaded_print;
+  {
+    std::lock_guard<std::mutex> guard(loaded_mutex_);
+    const auto it = loaded_.find(key);
+    if (it != loaded_.end()) loaded_print = it->second.fingerprint;
+  }
+  const disk::Fingerprint* as_loaded = loaded_print ? &*loaded_print : nullptr;
   Result<disk::FileSnapshot> existing = disk::readFileBytes(file);
   std::optional<disk::Fingerprint> expected;
   if (existing) expected = existing->fingerprint;
@@ -352,7 +383,10 @@ Status ObservationFiles::savePair(const Key& key, const Observation& observation
     return disk::atomicReplace(file, bytes, options);
   }();
   if (!written) return written.error();
-  loaded_[key] = Loaded{written->fingerprint, observation.revision()};
+  {
+    std::lock_guard<std::mutex> guard(loaded_mutex_);
+    loaded_[key] = Loaded{written->fingerprint, observation.revision()};
+  }
   created = !expected;
   new_session = created && new_session_dir;
   return Status::success();

@@ -37,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -103,6 +104,7 @@ private:
   std::string directory_;
   Limits limits_;
   std::map<Key, Loaded> loaded_;
+  std::mutex loaded_mutex_; // save() writes pairs on several threads
   std::vector<std::string> problems_;
 };
 

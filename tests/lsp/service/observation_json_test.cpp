@@ -196,6 +196,39 @@ TEST_F(ObservationFilesTest, LoadsOnlyThePairsNamedAndSavesOnlyWhatChanged) {
   EXPECT_EQ(status.entries().size(), 2u);
 }
 
+// A search observes hundreds of documents: save() writes them on several threads and prunes
+// each session's directory once, to its limit.
+TEST_F(ObservationFilesTest, ManyPairsAreSavedInParallelAndPrunedOnce) {
+  ObservationFileLimits limits;
+  limits.documents_per_session = 150;
+  {
+    ObservationStore store;
+    ObservationFiles files(dir_, limits);
+    files.attach(store);
+    for (int i = 0; i < 200; ++i)
+      readLines(store.observe("many", "doc" + std::to_string(i)), i + 1, 1, 5);
+    readLines(store.observe("other", "x"), 7, 1, 5);
+    ASSERT_TRUE(files.save(store));
+  }
+  ObservationFiles files(dir_, limits);
+  std::size_t kept = 0;
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(files.fileFor("many", "doc0")).parent_path()))
+    kept += entry.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(kept, 150u); // pruned to the limit, once
+  ObservationStore store;
+  files.attach(store);
+  std::size_t loaded = 0;
+  for (int i = 0; i < 200; ++i)
+    if (const Observation* seen = store.find("many", "doc" + std::to_string(i))) {
+      ++loaded;
+      EXPECT_EQ(seen->latest()->version, i + 1); // each pair holds its own reads
+    }
+  EXPECT_EQ(loaded, 150u);
+  ASSERT_NE(store.find("other", "x"), nullptr);
+  EXPECT_EQ(store.find("other", "x")->latest()->version, 7);
+}
+
 TEST_F(ObservationFilesTest, TwoWritersOfOnePairMerge) {
   {
     ObservationStore store;
