@@ -522,10 +522,14 @@ TEST_F(ClaudeIde, OpenDiffIsAReviewOfTheLiveBufferAcceptedOrRejected) {
   EXPECT_EQ(log["ops"][0]["method"], "openDiff");
   // Claude Code writes the text it was given; that is the buffer's own text, not a foreign write.
   std::ofstream(file) << buffer.text;
-  // Give the reconciler time to see that write (its settle time is well below this).
-  std::this_thread::sleep_for(std::chrono::milliseconds(800));
-  EXPECT_TRUE(client.takeNotifications("hashline/reconciled").empty())
-      << "Claude Code's own write of the accepted text was taken for a foreign write";
+  // Nothing to merge and no op; the editor is only told that its buffer equals the disk now
+  // (so Neovim takes the file's new timestamp and the buffer is clean).
+  json reconciled = client.waitNotification("hashline/reconciled")["params"];
+  EXPECT_EQ(reconciled["kind"], "merged") << reconciled;
+  EXPECT_EQ(reconciled["hunks"], 0) << "Claude Code's own write was taken for a foreign write";
+  EXPECT_EQ(reconciled["bufferMatchesDisk"], true);
+  EXPECT_FALSE(reconciled.contains("op"));
+  EXPECT_EQ(client.callResult("hashline/log", {{"path", file.string()}})["ops"].size(), 1u);
 
   // A second proposal, rejected: the review's reject reverts it; the answer says so.
   const std::string before = buffer.text;
