@@ -267,6 +267,32 @@ local function main()
     keys('<Esc>')
   end)
 
+  -- Live search: text typed and not saved is found in the buffer (rg on the disk cannot), an edit
+  -- follows the hit's anchor without a read, and once the user changes that line the hit is stale.
+  ok = ok and step('search-finds-unsaved-text-and-an-edit-follows-the-hit', function()
+    vim.api.nvim_buf_set_lines(bufnr, 3, 3, false, { 'unsaved_search_marker here' }) -- line 4
+    local code, result, raw = cli_json({ 'search', 'unsaved_search_marker', '--session', 'finder' })
+    assert(code == 0 and result.hitCount == 1, raw)
+    local file = result.files[1]
+    assert(file.path == main_txt and file.backend == 'buffer', raw)
+    assert(file.lines[1].line == 4 and file.lines[1].text == 'unsaved_search_marker here', raw)
+    assert(not read_file(main_txt):find('unsaved_search_marker', 1, true), 'the marker reached the disk')
+    local anchor = file.lines[1].anchor
+    code, result, raw = cli_json({ 'edit', 'main.txt', '--session', 'finder', '--edits',
+      vim.fn.json_encode({ { op = 'replace', anchor = anchor, content = 'found and edited' } }) })
+    assert(code == 0 and result.status == 'applied', raw)
+    assert(vim.api.nvim_buf_get_lines(bufnr, 3, 4, false)[1] == 'found and edited', 'buffer line 4')
+    code, result, raw = cli_json({ 'search', 'found and edited', '--literal', '--session', 'finder2' })
+    assert(code == 0 and result.hitCount == 1, raw)
+    local hit = result.files[1].lines[1].anchor
+    vim.api.nvim_buf_set_lines(bufnr, 3, 4, false, { 'found and edited, then the user typed' })
+    code, result, raw = cli_json({ 'edit', 'main.txt', '--session', 'finder2', '--edits',
+      vim.fn.json_encode({ { op = 'replace', anchor = hit, content = 'stale' } }) })
+    assert(code == 1 and raw:find('STALE_ANCHOR', 1, true), raw)
+    assert(vim.api.nvim_buf_get_lines(bufnr, 3, 4, false)[1] == 'found and edited, then the user typed',
+      'the refused edit changed the buffer')
+  end)
+
   -- What Claude Code's openFile / saveDocument ask the editor to do (hashline.editor_requests).
   ok = ok and step('show-document-and-save-document-requests', function()
     local requests = require('hashline.editor_requests')

@@ -30,7 +30,7 @@ failed=$(grep -c '^FAIL' "$RESULTS" 2>/dev/null || true)
 echo "nvim-context: ${passed:-0} passed, ${failed:-0} failed (Neovim $nvim_version)"
 clean=0
 nvim_guard_check "$WORK/nvim.out" || clean=1
-if [ "$rc" -ne 0 ] || [ "${failed:-0}" -ne 0 ] || [ "${passed:-0}" -lt 12 ] || [ "$clean" -ne 0 ]; then
+if [ "$rc" -ne 0 ] || [ "${failed:-0}" -ne 0 ] || [ "${passed:-0}" -lt 13 ] || [ "$clean" -ne 0 ]; then
   echo "nvim-context: FAILED (nvim exit $rc; logs in $WORK)" >&2
   cat "$WORK/nvim.out" >&2 || true
   exit 1
