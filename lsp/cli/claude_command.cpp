@@ -25,7 +25,8 @@ constexpr const char* kUsage =
     "  --print-env   print the two variables as shell exports instead (eval \"$(hashline claude\n"
     "                --print-env)\"), e.g. for a terminal that starts claude itself\n"
     "The sidecar serves the IDE protocol when the editor plugin asks for it (Neovim:\n"
-    "setup{ init_options = { claudeIde = true } }) or runs `hashline lsp --claude-ide`.\n"
+    "setup{ claude_ide = true }; VS Code: hashline.claudeIde) or runs `hashline lsp\n"
+    "--claude-ide`.\n"
     "Claude Code shows an edit in the editor (a review of your live buffer) only when it asks\n"
     "your permission for it: run it in its default permission mode (--permission-mode default);\n"
     "with --dangerously-skip-permissions it writes files itself, which hashline merges into\n"
@@ -84,8 +85,8 @@ int runClaudeCommand(std::vector<std::string> args) {
                  "hashline claude: no hashline sidecar serves Claude Code's IDE protocol for %s "
                  "(no live lock file of hashline in %s)\n"
                  "hint: open the workspace in your editor with hashline's claudeIde option on "
-                 "(Neovim: setup{ init_options = { claudeIde = true } }, or hashline lsp "
-                 "--claude-ide), then run this again; hashline doctor shows what it finds\n",
+                 "(Neovim: setup{ claude_ide = true }; VS Code: hashline.claudeIde; or hashline "
+                 "lsp --claude-ide), then run this again; hashline doctor shows what it finds\n",
                  cwd->c_str(), ide_directory.c_str());
     return 1;
   }

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -272,7 +273,8 @@ void checkAgents(Report& report, const std::string& project_dir, const std::stri
                    "hashline setup claude (or codex, gemini, vscode-copilot)");
 }
 
-void checkSidecar(Report& report, const std::string& project_dir) {
+// Returns the sidecar's `status` answer, when one answered.
+std::optional<nlohmann::json> checkSidecar(Report& report, const std::string& project_dir) {
   std::error_code error;
   std::string real = fs::canonical(project_dir, error).string();
   auto sidecar = agent::findSidecarFor(error ? project_dir : real);
@@ -280,32 +282,63 @@ void checkSidecar(Report& report, const std::string& project_dir) {
     report.info("no editor sidecar serves " + project_dir +
                 " (agents edit the disk; open the project in an editor running hashline to edit "
                 "its buffers)");
-    return;
+    return std::nullopt;
   }
-  auto answer = agent::callSidecar(sidecar->socket, "status", {{"session", "doctor"}},
+  auto answer = agent::callSidecar(sidecar->socket, "hashline/status", {{"session", "doctor"}},
                                    std::chrono::milliseconds(3000));
-  if (answer.ok() && std::holds_alternative<nlohmann::json>(answer.value()))
+  if (answer.ok() && std::holds_alternative<nlohmann::json>(answer.value())) {
     report.ok("sidecar pid " + std::to_string(sidecar->pid) + " serves " + project_dir + " (" +
               sidecar->socket + ")");
-  else
-    report.problem("the sidecar pid " + std::to_string(sidecar->pid) + " for " + project_dir +
-                       " does not answer on " + sidecar->socket,
-                   "restart the editor's hashline client (Neovim :LspRestart, VS Code: reload "
-                   "window)");
+    return std::get<nlohmann::json>(answer.value());
+  }
+  report.problem("the sidecar pid " + std::to_string(sidecar->pid) + " for " + project_dir +
+                     " does not answer on " + sidecar->socket,
+                 "restart the editor's hashline client (Neovim :LspRestart, VS Code: reload "
+                 "window)");
+  return std::nullopt;
 }
 
-void checkClaudeIde(Report& report, const std::string& project_dir) {
+// "Claude Code 2.1.332 (pid 42)" for each client the sidecar's status lists as connected.
+std::string connectedClaudes(const nlohmann::json& claude_ide) {
+  std::string names;
+  const nlohmann::json clients = claude_ide.value("clients", nlohmann::json::array());
+  for (const nlohmann::json& client : clients) {
+    if (!client.is_object()) continue;
+    if (!names.empty()) names += ", ";
+    names += "Claude Code";
+    if (client.contains("version") && client["version"].is_string() &&
+        !client["version"].get<std::string>().empty())
+      names += " " + client["version"].get<std::string>();
+    if (client.contains("pid") && client["pid"].is_number_integer())
+      names += " (pid " + std::to_string(client["pid"].get<std::int64_t>()) + ")";
+  }
+  return names;
+}
+
+void checkClaudeIde(Report& report, const std::string& project_dir,
+                    const std::optional<nlohmann::json>& sidecar_status) {
   const std::string directory = lsp::claudeIdeDirectory();
   if (directory.empty()) return;
-  if (std::optional<int> port = ideServerPortFor(directory, project_dir))
-    report.ok("Claude IDE server of hashline on 127.0.0.1:" + std::to_string(*port) + " for " +
-              project_dir + " (" + directory + "/" + std::to_string(*port) +
-              ".lock); start Claude Code connected to it with `hashline claude`");
-  else
+  if (std::optional<int> port = ideServerPortFor(directory, project_dir)) {
+    const std::string where =
+        "Claude IDE server of hashline on 127.0.0.1:" + std::to_string(*port) + " for " +
+        project_dir + " (" + directory + "/" + std::to_string(*port) + ".lock)";
+    const nlohmann::json claude_ide =
+        sidecar_status && sidecar_status->is_object()
+            ? sidecar_status->value("claudeIde", nlohmann::json::object())
+            : nlohmann::json::object();
+    const bool same_server = claude_ide.is_object() && claude_ide.value("port", 0) == *port;
+    if (same_server && !connectedClaudes(claude_ide).empty())
+      report.ok(where + "; connected: " + connectedClaudes(claude_ide));
+    else if (same_server)
+      report.ok(where + "; no Claude Code connected: start it with `hashline claude`");
+    else
+      report.ok(where + "; start Claude Code connected to it with `hashline claude`");
+  } else
     report.info("no hashline Claude IDE server for " + project_dir + " (lock files in " +
                 directory +
-                "; turn it on with the plugin's init_options claudeIde = true or hashline lsp "
-                "--claude-ide)");
+                "; turn it on with Neovim's setup{ claude_ide = true }, VS Code's "
+                "hashline.claudeIde or hashline lsp --claude-ide)");
 }
 
 } // namespace
@@ -339,8 +372,8 @@ int runDoctorCommand(std::vector<std::string> args) {
   checkNeovim(report, home);
   checkVscode(report, home);
   checkAgents(report, project_dir, home);
-  checkSidecar(report, project_dir);
-  checkClaudeIde(report, project_dir);
+  const std::optional<nlohmann::json> sidecar_status = checkSidecar(report, project_dir);
+  checkClaudeIde(report, project_dir, sidecar_status);
   std::printf(report.problems == 0 ? "healthy\n" : "%d problem(s)\n", report.problems);
   return report.problems == 0 ? 0 : 1;
 }

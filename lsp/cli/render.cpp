@@ -136,6 +136,18 @@ std::string renderStatus(const json& result) {
       out << "root: " << scalar(root) << "\n";
   if (result.contains("encoding")) out << "encoding: " << scalar(result["encoding"]) << "\n";
   if (result.contains("tier")) out << "tier: " << scalar(result["tier"]) << "\n";
+  if (result.contains("claudeIde") && result["claudeIde"].is_object() &&
+      result["claudeIde"].value("enabled", false)) {
+    const json& ide = result["claudeIde"];
+    out << "claude ide: 127.0.0.1:" << scalar(ide.value("port", json()));
+    const json clients = ide.value("clients", json::array());
+    if (!clients.is_array() || clients.empty()) out << ", no Claude Code connected";
+    for (const auto& client : clients.is_array() ? clients : json::array())
+      if (client.is_object())
+        out << ", connected: Claude Code " << scalar(client.value("version", json())) << " (pid "
+            << scalar(client.value("pid", json())) << ")";
+    out << "\n";
+  }
   if (result.contains("session"))
     out << "session: " << scalar(result["session"].value("id", json())) << " ("
         << scalar(result["session"].value("observedDocuments", json())) << " documents read)\n";

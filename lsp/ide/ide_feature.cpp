@@ -9,6 +9,7 @@
 #include "lsp/ide/ide_protocol.h"
 #include "lsp/ide/ide_server.h"
 #include "lsp/server/lsp_server.h"
+#include "lsp/service/hashline_service.h"
 #include "lsp/support/log.h"
 #include "lsp/support/uri.h"
 
@@ -66,6 +67,16 @@ struct ClaudeIde {
     if (!written) return log::error("claude ide: ", written.error().message);
     lockFileCleanup().path = *written;
   }
+
+  /// What `hashline status` and the editor's status item show: whether the server is on, where,
+  /// and which Claude Codes are connected.
+  nlohmann::json state() const {
+    if (!server) return {{"enabled", false}};
+    return {{"enabled", true},
+            {"port", lock.port},
+            {"lockFile", lockFileCleanup().path},
+            {"clients", protocol->connectedClients()}};
+  }
 };
 
 // Whether the editor's buffer for `path` differs from the file on disk (nullopt: not open).
@@ -101,7 +112,13 @@ void registerClaudeIde(LspServer& server, HashlineService& service) {
     ide.lock = {*port, static_cast<std::int64_t>(::getpid()), server.workspaceRoots(), token};
     ide.publish();
     log::info("claude ide: listening on 127.0.0.1:", *port, ", lock file ", lockFileCleanup().path);
+    ide.protocol->onClientsChanged([&server] { server.notify("hashline/claudeIde", ide.state()); });
   });
+  // The editor learns the state once it may be sent notifications, then on every change.
+  server.onInitialized([&server] {
+    if (ide.server) server.notify("hashline/claudeIde", ide.state());
+  });
+  service.addStatusField("claudeIde", [] { return ide.state(); });
   // The user sends lines to Claude Code (Neovim :HashlineSendToClaude, VS Code's command): an
   // at_mentioned notification to every connected Claude Code, as its IDE extensions send.
   server.methods().addCommand("hashline.sendToClaude", [&server](nlohmann::json arguments,
@@ -128,9 +145,9 @@ void registerClaudeIde(LspServer& server, HashlineService& service) {
       return reply.result(
           {{"status", "ok"},
            {"sent", 0},
-           {"note", "the Claude IDE server is off: turn it on with the plugin's init_options "
-                    "claudeIde = true (or hashline lsp --claude-ide), then start Claude Code "
-                    "with hashline claude"}});
+           {"note", "the Claude IDE server is off: turn it on (Neovim: setup{ claude_ide = "
+                    "true }; VS Code: hashline.claudeIde; or hashline lsp --claude-ide), then "
+                    "start Claude Code with hashline claude"}});
     nlohmann::json params = {{"filePath", *path}};
     const std::optional<std::int64_t> from = line("from"), to = line("to");
     if (from) params["lineStart"] = *from - 1; // 0-based, as Claude Code's IDE extensions send

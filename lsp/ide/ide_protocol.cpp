@@ -173,20 +173,33 @@ void IdeProtocol::handle(const json& message, const Send& send, std::weak_ptr<vo
   const bool is_request = message.contains("id");
   const json id = is_request ? message["id"] : json();
   const json params = message.value("params", json::object());
+  const void* key = connection.lock().get();
   if (method == "initialize") {
     std::string version = "2025-11-25";
     if (params.is_object() && params.contains("protocolVersion") &&
         params["protocolVersion"].is_string())
       version = params["protocolVersion"];
+    if (key && params.is_object() && params.contains("clientInfo") &&
+        params["clientInfo"].is_object()) {
+      const json& info = params["clientInfo"];
+      Client& client = clients_[key];
+      if (info.contains("name") && info["name"].is_string()) client.name = info["name"];
+      if (info.contains("version") && info["version"].is_string()) client.version = info["version"];
+    }
     send(reply(id, {{"protocolVersion", version},
                     {"capabilities", {{"tools", {{"listChanged", true}}}}},
                     {"serverInfo", {{"name", "hashline"}, {"version", programVersion()}}}}));
     return;
   }
   if (method == "ide_connected") {
-    claude_connected_ = true;
     log::info("claude ide: Claude Code connected (pid ",
               params.is_object() ? params.value("pid", json()).dump() : "?", ")");
+    if (!key) return;
+    Client& client = clients_[key];
+    if (params.is_object() && params.contains("pid") && params["pid"].is_number_integer())
+      client.pid = params["pid"].get<std::int64_t>();
+    client.connected = true;
+    if (clients_changed_) clients_changed_();
     return;
   }
   if (!is_request) return; // notifications/initialized and any other notification
@@ -194,6 +207,28 @@ void IdeProtocol::handle(const json& message, const Send& send, std::weak_ptr<vo
   if (method == "tools/list") return send(reply(id, {{"tools", toolList()}}));
   if (method == "tools/call") return callTool(id, params, send, std::move(connection));
   send(failure(id, -32601, "unknown method " + method));
+}
+
+void IdeProtocol::connectionClosed(const void* connection) {
+  auto it = clients_.find(connection);
+  if (it == clients_.end()) return;
+  const bool was_connected = it->second.connected;
+  clients_.erase(it);
+  if (!was_connected) return;
+  log::info("claude ide: Claude Code disconnected");
+  if (clients_changed_) clients_changed_();
+}
+
+json IdeProtocol::connectedClients() const {
+  json clients = json::array();
+  for (const auto& [key, client] : clients_) {
+    if (!client.connected) continue;
+    json entry = {{"name", client.name.empty() ? "claude-code" : client.name},
+                  {"version", client.version}};
+    entry["pid"] = client.pid ? json(*client.pid) : json(nullptr);
+    clients.push_back(std::move(entry));
+  }
+  return clients;
 }
 
 void IdeProtocol::callTool(const json& id, const json& params, const Send& send,

@@ -18,9 +18,12 @@
 #include "lsp/ide/ide_open_diff.h"
 #include "lsp/service/agent_service.h"
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,8 +45,13 @@ public:
   /// (never once `connection` expired).
   void handle(const nlohmann::json& message, const Send& send, std::weak_ptr<void> connection = {});
 
-  /// Whether a Claude Code has said `ide_connected` on some connection (doctor, logs).
-  bool claudeConnected() const { return claude_connected_; }
+  /// A connection ended (IdeServer, when its reads stop): it is no longer a connected client.
+  void connectionClosed(const void* connection);
+  /// The Claude Codes connected now: those that said `ide_connected` on a connection still open,
+  /// as [{name, version, pid}] (from `initialize`'s clientInfo and `ide_connected`).
+  nlohmann::json connectedClients() const;
+  /// Called whenever connectedClients() changes (the editor's status item, `hashline status`).
+  void onClientsChanged(std::function<void()> changed) { clients_changed_ = std::move(changed); }
 
 private:
   void callTool(const nlohmann::json& id, const nlohmann::json& params, const Send& send,
@@ -55,7 +63,14 @@ private:
   IdeOpenDiff* diffs_;
   Dirty dirty_;
   IdeEditorTools* editor_tools_;
-  bool claude_connected_ = false;
+  // What each open connection said about itself, keyed by the connection's address.
+  struct Client {
+    std::string name, version;
+    std::optional<std::int64_t> pid;
+    bool connected = false; // said ide_connected
+  };
+  std::map<const void*, Client> clients_;
+  std::function<void()> clients_changed_;
 };
 
 } // namespace hashline::lsp

@@ -116,6 +116,7 @@ private:
 
   void onFrame(beast::error_code error) {
     if (error) {
+      state_->protocol.connectionClosed(this);
       if (error == websocket::error::message_too_big)
         log::info("claude ide: frame over ", state_->max_message_bytes, " bytes; closing");
       else if (error != websocket::error::closed)

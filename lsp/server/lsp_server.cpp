@@ -91,7 +91,11 @@ void LspServer::onNotification(const std::string& method, json params) {
     log::warn("dropping ", method, ": shutting down");
     return;
   }
-  if (method == "initialized") return;
+  if (method == "initialized") {
+    for (const auto& hook : initialized_hooks_)
+      hook();
+    return;
+  }
   if (method == "workspace/didChangeWorkspaceFolders") return handleWorkspaceFolders(params);
   if (const auto* handler = methods_.findNotification(method)) return (*handler)(std::move(params));
   if (method.rfind("$/", 0) == 0) return; // optional protocol notifications

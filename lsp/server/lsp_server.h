@@ -57,6 +57,9 @@ public:
   using InitializeHook =
       std::function<void(const InitializeParams& params, nlohmann::json& capabilities)>;
   void onInitialize(InitializeHook hook) { initialize_hooks_.push_back(std::move(hook)); }
+  /// Called on the client's `initialized` notification: from here on the server may send the
+  /// client notifications and requests of its own.
+  void onInitialized(std::function<void()> hook) { initialized_hooks_.push_back(std::move(hook)); }
   /// Called after workspace/didChangeWorkspaceFolders changed workspaceRoots().
   using RootsHook = std::function<void(const std::vector<std::string>& roots)>;
   void onRootsChanged(RootsHook hook) { roots_hooks_.push_back(std::move(hook)); }
@@ -106,6 +109,7 @@ private:
   MethodRegistry methods_;
   DocumentStore documents_;
   std::vector<InitializeHook> initialize_hooks_;
+  std::vector<std::function<void()>> initialized_hooks_;
   std::vector<RootsHook> roots_hooks_;
   InitializeParams client_params_;
   std::vector<std::string> workspace_roots_;

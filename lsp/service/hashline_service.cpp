@@ -304,6 +304,8 @@ void HashlineService::status(const StatusRequest& request, ServiceCallback done)
                  {"methods", methods()},
                  {"tier", std::string(tierName(options_.default_tier))}};
   if (editor_) result["encoding"] = std::string(encodingName(editor_->documents->encoding()));
+  for (const auto& [name, field] : status_fields_)
+    result[name] = field();
   // How an edit that does not say `confirm` goes to the editor (the session default).
   if (buffers_)
     result["confirmation"] = std::string(confirmationName(buffers_->confirmationFor(std::nullopt)));

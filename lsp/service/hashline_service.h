@@ -76,6 +76,11 @@ public:
   /// A method another feature adds (the reconciler's `conflicts` and `resolve`).
   using MethodHandler = std::function<void(const nlohmann::json& params, ServiceCallback done)>;
   void addMethod(std::string name, MethodHandler handler);
+  /// A field another feature adds to every `status` answer (the Claude IDE server's state).
+  using StatusField = std::function<nlohmann::json()>;
+  void addStatusField(std::string name, StatusField field) {
+    status_fields_.emplace(std::move(name), std::move(field));
+  }
   /// Wraps the answer of every mutating call (edit forms, patch, undo, reject, rewind) before it
   /// goes out: another feature adds to an applied result (the editor's diagnostics,
   /// lsp/context/diagnostics_service.h). Called when the call starts, so a hook can note the
@@ -139,6 +144,7 @@ private:
   AppliedEditObserver observer_;
   std::unique_ptr<JournalService> journal_;
   std::map<std::string, MethodHandler> added_methods_;
+  std::map<std::string, StatusField> status_fields_;
 };
 
 } // namespace hashline::lsp

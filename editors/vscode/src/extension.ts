@@ -2,9 +2,11 @@
 // `hashline lsp` server for every file and untitled buffer, and registers the commands, the
 // language-model tools, the review UI (CodeLens, decorations, Review Agent Edits), the editor's
 // eyes for the sidecar (diagnostics, selection and visible editors, document symbols), the
-// language status item and the test hooks. VS Code calls activate() once, when startup has finished.
+// language status item, Claude Code's IDE connection (status bar item, Send Selection) and the
+// test hooks. VS Code calls activate() once, when startup has finished.
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
+import { ClaudeIde } from './claudeIde';
 import { registerCommands } from './commands';
 import { ContextForwarder } from './context';
 import { DiagnosticsForwarder } from './diagnostics';
@@ -46,6 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     new ContextForwarder(server),
     registerSymbols(server),
     registerSaveDocument(server),
+    new ClaudeIde(server, log),
     ...registerTestHooks(server, log),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsServer(e) && server) {

@@ -1,7 +1,8 @@
 // Owns the `hashline lsp` process: starts it through vscode-languageclient for every file and
 // untitled buffer, restarts it when its settings change, and gives the rest of the extension one
 // way to call it (executeCommand, hashline/snapshot, notifications) and to answer the server's
-// own requests (handleRequest: installed on every client it starts). Runs on the extension host's event loop.
+// own requests and notifications (handleRequest, handleNotification: installed on every client
+// it starts). Runs on the extension host's event loop.
 import * as vscode from 'vscode';
 import {
   ExecuteCommandRequest,
@@ -42,6 +43,8 @@ export class HashlineServer implements vscode.Disposable {
   readonly onDidStart = this.started.event;
   // Server → client requests we answer, installed on each new client before it starts.
   private readonly requestHandlers = new Map<string, (params: unknown) => Promise<unknown>>();
+  // Server notifications we listen to, installed the same way.
+  private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
 
   constructor(
     private readonly log: vscode.OutputChannel,
@@ -128,6 +131,18 @@ export class HashlineServer implements vscode.Disposable {
     };
   }
 
+  // Listens to the server's notification `method` on this and every later client.
+  handleNotification(method: string, handler: (params: unknown) => void): vscode.Disposable {
+    this.notificationHandlers.set(method, handler);
+    const current = this.client?.onNotification(method, handler);
+    return {
+      dispose: () => {
+        this.notificationHandlers.delete(method);
+        current?.dispose();
+      },
+    };
+  }
+
   async snapshot(uri: vscode.Uri): Promise<SnapshotResult> {
     const client = await this.start();
     return client.sendRequest<SnapshotResult>(SnapshotRequest, {
@@ -171,6 +186,7 @@ export class HashlineServer implements vscode.Disposable {
     client.onDidChangeState(() => this.stateChanged.fire());
     client.onNotification(ReconciledNotification, (p: ReconciledParams) => this.reconciled.fire(p));
     for (const [method, handler] of this.requestHandlers) client.onRequest(method, handler);
+    for (const [method, handler] of this.notificationHandlers) client.onNotification(method, handler);
     try {
       await client.start();
     } catch (e) {

@@ -2,6 +2,7 @@
 // (command line, initializationOptions). Called by server.ts on start and on every restart.
 import * as vscode from 'vscode';
 import { resolveBinary } from './binary';
+import { ClaudeIdeSetting, claudeIdeWanted } from './claudeIdeState';
 
 export type Tier = 'line' | 'block' | 'chain';
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -15,6 +16,7 @@ export interface Settings {
   serverArgs: string[];
   confirmAgentEdits: boolean;
   reconcile: Reconcile;
+  claudeIde: ClaudeIdeSetting;
 }
 
 // The review UI's switches; read on every redraw, so no restart is needed.
@@ -33,6 +35,7 @@ export function readSettings(): Settings {
     serverArgs: cfg.get<string[]>('serverArgs', []),
     confirmAgentEdits: cfg.get<boolean>('confirmAgentEdits', false),
     reconcile: cfg.get<Reconcile>('reconcile', 'merge'),
+    claudeIde: cfg.get<ClaudeIdeSetting>('claudeIde', 'auto'),
   };
 }
 
@@ -65,12 +68,22 @@ export function initializationOptions(s: Settings, session: string) {
     confirmEdits: s.confirmAgentEdits,
     // Foreign disk writes behind open documents: off | clean | merge (docs/reconcile.md).
     reconcile: ['off', 'clean', 'merge'].includes(s.reconcile) ? s.reconcile : 'merge',
+    // Claude Code's IDE protocol (docs/claude-ide.md): a WebSocket and a lock file.
+    claudeIde: claudeIdeWanted(s.claudeIde, anthropicExtensionInstalled()),
   };
+}
+
+// Anthropic's own Claude Code extension is Claude Code's IDE when it is installed; two IDE
+// servers for one workspace would make Claude Code pick one at random.
+const anthropicExtension = 'anthropic.claude-code';
+
+function anthropicExtensionInstalled(): boolean {
+  return vscode.extensions.getExtension(anthropicExtension) !== undefined;
 }
 
 // Settings whose change needs the server restarted (everything the server reads at startup).
 export function affectsServer(e: vscode.ConfigurationChangeEvent): boolean {
-  return ['path', 'tier', 'logLevel', 'agentSocket', 'serverArgs', 'confirmAgentEdits', 'reconcile'].some((k) =>
+  return ['path', 'tier', 'logLevel', 'agentSocket', 'serverArgs', 'confirmAgentEdits', 'reconcile', 'claudeIde'].some((k) =>
     e.affectsConfiguration(`hashline.${k}`),
   );
 }

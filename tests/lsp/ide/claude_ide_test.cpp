@@ -112,6 +112,8 @@ public:
     stream_.read(buffer, error);
     return bool(error);
   }
+  /// A normal close (code 1000), as Claude Code sends on /exit.
+  void close() { stream_.close(websocket::close_code::normal); }
   const std::string& subprotocol() const { return subprotocol_; }
 
 private:
@@ -231,6 +233,49 @@ TEST_F(ClaudeIde, HandshakeAndToolsAnswerFromTheLiveState) {
   IdeClient again(port, lock["authToken"]);
   EXPECT_EQ(again.call("ping")["result"], json::object());
   EXPECT_TRUE(client->running());
+  EXPECT_EQ(client->shutdownAndExit(), 0);
+}
+
+// The editor's status item and `hashline status` / doctor: the server's port, and which Claude
+// Codes are connected, announced as `hashline/claudeIde` when that changes.
+TEST_F(ClaudeIde, ConnectedClaudeCodesAreAnnouncedToTheEditorAndInStatus) {
+  auto client = start(root_ / "ws");
+  const int port = std::stoi(lockFiles(ideDir()).front().stem().string());
+  json lock = onlyLock();
+  json first = client->waitNotification("hashline/claudeIde")["params"];
+  EXPECT_EQ(first["enabled"], true);
+  EXPECT_EQ(first["port"], port);
+  EXPECT_EQ(first["lockFile"], (ideDir() / (std::to_string(port) + ".lock")).string());
+  EXPECT_EQ(first["clients"], json::array());
+
+  IdeClient ide(port, lock["authToken"]);
+  ide.call("initialize", {{"protocolVersion", "2025-11-25"},
+                          {"capabilities", json::object()},
+                          {"clientInfo", {{"name", "claude-code"}, {"version", "2.1.332"}}}});
+  ide.sendText(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  client->sync();
+  EXPECT_TRUE(client->takeNotifications("hashline/claudeIde").empty())
+      << "announced before ide_connected";
+  ide.sendText(R"({"jsonrpc":"2.0","method":"ide_connected","params":{"pid":4242}})");
+  json connected = client->waitNotification("hashline/claudeIde")["params"];
+  const json claude = {{"name", "claude-code"}, {"version", "2.1.332"}, {"pid", 4242}};
+  EXPECT_EQ(connected["clients"], json::array({claude})) << connected.dump();
+  json status = client->callResult(
+      "workspace/executeCommand",
+      {{"command", "hashline.status"}, {"arguments", json::array({json::object()})}});
+  EXPECT_EQ(status["claudeIde"]["port"], port) << status.dump();
+  EXPECT_EQ(status["claudeIde"]["clients"], json::array({claude})) << status.dump();
+
+  // A connection that never says ide_connected (a probe) is not a client.
+  IdeClient probe(port, lock["authToken"]);
+  EXPECT_EQ(probe.call("ping")["result"], json::object());
+  probe.close();
+
+  ide.close();
+  json gone = client->waitNotification("hashline/claudeIde")["params"];
+  EXPECT_EQ(gone["clients"], json::array()) << gone.dump();
+  client->sync();
+  EXPECT_TRUE(client->takeNotifications("hashline/claudeIde").empty());
   EXPECT_EQ(client->shutdownAndExit(), 0);
 }
 
@@ -575,6 +620,12 @@ TEST_F(ClaudeIde, OffUnlessAskedFor) {
   LspClient client;
   client.initialize(json::object(), {{"rootUri", "file://" + (root_ / "ws").string()}});
   EXPECT_TRUE(lockFiles(ideDir()).empty());
+  json status =
+      client.callResult("workspace/executeCommand", {{"command", "hashline.status"},
+                                                     {"arguments", json::array({json::object()})}});
+  EXPECT_EQ(status["claudeIde"], json({{"enabled", false}})) << status.dump();
+  client.sync();
+  EXPECT_TRUE(client.takeNotifications("hashline/claudeIde").empty());
   EXPECT_EQ(client.shutdownAndExit(), 0);
 }
 

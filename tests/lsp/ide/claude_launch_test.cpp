@@ -105,6 +105,13 @@ TEST_F(ClaudeLaunch, StartsClaudeWithThePortOfThisWorkspacesSidecar) {
   EXPECT_NE(doctor.out.find("Claude IDE server of hashline on 127.0.0.1:" + port_text),
             std::string::npos)
       << doctor.out;
+  // doctor asks the sidecar itself (its status over the agent socket) ...
+  EXPECT_NE(doctor.out.find("ok    sidecar pid "), std::string::npos) << doctor.out;
+  EXPECT_EQ(doctor.out.find("does not answer"), std::string::npos) << doctor.out;
+  // ... and its status says whether a Claude Code is connected.
+  EXPECT_NE(doctor.out.find("; no Claude Code connected: start it with `hashline claude`"),
+            std::string::npos)
+      << doctor.out;
   EXPECT_EQ(sidecar->shutdownAndExit(), 0);
 }
 

@@ -315,6 +315,9 @@ local function client_config(root)
   if init_options.reconcile == nil then
     init_options.reconcile = cfg.reconcile
   end
+  if init_options.claudeIde == nil and cfg.claude_ide then
+    init_options.claudeIde = true
+  end
   local handlers = {
     ['workspace/applyEdit'] = function(...)
       return M.apply_edit_handler(...) -- looked up per call, so it can be wrapped
@@ -330,6 +333,9 @@ local function client_config(root)
     end,
     ['hashline/saveDocument'] = function(...)
       return require('hashline.editor_requests').save_document(...)
+    end,
+    ['hashline/claudeIde'] = function(...)
+      return require('hashline.claude_ide').on_state(...)
     end,
   }
   return {

@@ -67,6 +67,10 @@ M.defaults = {
   -- Tell the sidecar the current selection and the visible windows (debounced), so agents can
   -- ask what the user has selected (`hashline context`; :help hashline-context).
   share_selection = true,
+  -- Serve Claude Code's IDE protocol (WebSocket on 127.0.0.1 and a lock file): Claude Code
+  -- started with `hashline claude` sees the selection and diagnostics, and its edits come as a
+  -- review of the live buffer (:help hashline-claude).
+  claude_ide = false,
 }
 
 local current = vim.deepcopy(M.defaults)
@@ -75,7 +79,8 @@ local current = vim.deepcopy(M.defaults)
 local option_names = { 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_filetypes', 'max_filesize',
   'root_markers', 'root_dir', 'tier', 'session', 'agent_socket', 'position_encoding', 'debounce',
   'strict_versions', 'timeout', 'init_options', 'on_attach', 'review_signs', 'review_sign_text', 'review_debounce',
-  'confirm_edits', 'confirm_prompt', 'reconcile', 'diagnostics', 'share_selection' }
+  'confirm_edits', 'confirm_prompt', 'reconcile', 'diagnostics', 'share_selection',
+  'claude_ide' }
 local known = {}
 for _, name in ipairs(option_names) do
   known[name] = true
@@ -117,6 +122,7 @@ function M.setup(user)
     reconcile = 'string',
     diagnostics = 'boolean',
     share_selection = 'boolean',
+    claude_ide = 'boolean',
   }
   for _, name in ipairs(option_names) do
     if types[name] then

@@ -144,6 +144,25 @@ local function check_claude_ide(h)
       roots[client.config.root_dir] = true
     end
   end
+  -- What the sidecars said themselves (hashline/claudeIde): the port and who is connected.
+  local claude_ide = require('hashline.claude_ide')
+  local told = false
+  for _, client in ipairs(compat.get_clients({ name = 'hashline' })) do
+    local state = claude_ide.state(client.id)
+    if type(state) == 'table' and state.enabled then
+      told = true
+      local where = 'Claude Code IDE server on 127.0.0.1:' .. tostring(state.port) .. ' (' .. tostring(state.lockFile) .. ')'
+      local connected = claude_ide.describe_clients(state)
+      if connected ~= '' then
+        h.ok(where .. '; connected: ' .. connected .. ' (:HashlineSendToClaude mentions lines)')
+      else
+        h.ok(where .. '; no Claude Code connected: start it with `hashline claude`')
+      end
+    end
+  end
+  if told then
+    return
+  end
   local found = {}
   for _, path in ipairs(vim.fn.glob(dir .. '/*.lock', false, true)) do
     local f = io.open(path, 'r')
@@ -164,7 +183,7 @@ local function check_claude_ide(h)
     h.ok('Claude Code IDE server on: ' .. table.concat(found, ', ')
       .. ' (start Claude Code with `hashline claude`; :HashlineSendToClaude mentions lines)')
   else
-    h.info('Claude Code IDE server off (init_options = { claudeIde = true } turns it on; lock files in ' .. dir .. ')')
+    h.info('Claude Code IDE server off (setup{ claude_ide = true } turns it on; lock files in ' .. dir .. ')')
   end
 end
 
