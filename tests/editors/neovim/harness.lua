@@ -1,25 +1,16 @@
--- Shared helpers of the headless Neovim suite (loaded with dofile by each t_*.lua): recording
--- PASS / FAIL / PENDING lines into $RESULTS for run.sh, waiting on the event loop, buffer and file
--- text, and telling "the server lacks this feature" (pending) from a real failure.
-local H = {}
+-- The neovim suite's harness (loaded with dofile by each t_*.lua): the helpers every Neovim suite
+-- shares (common.lua), with this suite's own results for run.sh, "STATUS\tname\tdetail" lines in
+-- which PENDING marks a check that waits for a server feature ("unknown command/method", or a
+-- server without `hashline lsp`); the mirror checked at once, without waiting; the journal's
+-- reconcile ops; a shell command in a directory; and the test list run, then quit.
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/common.lua')
 
--- The plugin's version shims (loads no other plugin module), for the tests' own LSP calls.
-H.compat = require('hashline.compat')
-
-H.work = assert(os.getenv('WORK'), 'WORK not set')
-H.bin = assert(os.getenv('HASHLINE_BIN'), 'HASHLINE_BIN not set')
-H.results_path = assert(os.getenv('RESULTS'), 'RESULTS not set')
 -- run.sh found that `hashline lsp` is not implemented yet (usage text, exit 2)
 H.lsp_missing = os.getenv('HASHLINE_LSP_MISSING') == '1'
 
-local function one_line(s)
-  return (tostring(s or ''):gsub('[\r\n]+', ' | '))
-end
-
+-- PASS, FAIL or PENDING (this suite's run.sh reads tab-separated lines).
 function H.record(status, name, detail)
-  local f = assert(io.open(H.results_path, 'a'))
-  f:write(status .. '\t' .. name .. '\t' .. one_line(detail) .. '\n')
-  f:close()
+  H.write_result(status .. '\t' .. name .. '\t' .. H.one_line(detail))
 end
 
 local Pending = {}
@@ -36,7 +27,7 @@ function H.test(name, fn)
       return e
     end
     -- the message and the test line that raised it, not the whole stack
-    local where = debug.traceback('', 2):match('\n%s*([^\n]*t_[%w_]+%.lua:%d+)')
+    local where = H.test_line(debug.traceback('', 2))
     return tostring(e) .. (where and (' [' .. where .. ']') or '')
   end)
   if ok then
@@ -49,59 +40,6 @@ function H.test(name, fn)
     H.record('FAIL', name, err)
   end
   return ok
-end
-
-function H.check(cond, msg)
-  if not cond then
-    error(msg or 'check failed', 2)
-  end
-  return cond
-end
-
-function H.eq(want, got, what)
-  if not vim.deep_equal(want, got) then
-    error(string.format('%s: want %s, got %s', what or 'value', vim.inspect(want), vim.inspect(got)), 2)
-  end
-end
-
-function H.wait(ms, cond)
-  return vim.wait(ms, cond, 10)
-end
-
-function H.read_file(path)
-  local f = io.open(path, 'rb')
-  if not f then
-    return nil
-  end
-  local s = f:read('*a')
-  f:close()
-  return s
-end
-
-function H.write_file(path, text)
-  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
-  local f = assert(io.open(path, 'wb'))
-  f:write(text)
-  f:close()
-end
-
--- The buffer's text as the LSP client sends it (lines joined by the buffer's line ending,
--- plus one if 'eol').
-function H.buf_text(bufnr)
-  local nl = ({ dos = '\r\n', mac = '\r', unix = '\n' })[vim.bo[bufnr].fileformat] or '\n'
-  local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, true), nl)
-  if vim.bo[bufnr].eol then
-    text = text .. nl
-  end
-  return text
-end
-
-function H.lines(bufnr)
-  return vim.api.nvim_buf_get_lines(bufnr, 0, -1, true)
-end
-
-function H.type_keys(keys)
-  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), 'xt', false)
 end
 
 -- Whether a JSON-RPC error means "the server does not have this (yet)".
@@ -125,44 +63,17 @@ function H.need(what, result, err)
   error(what .. ' failed: ' .. vim.inspect(err), 2)
 end
 
--- Opens `path` (creating it with `text` first when given) and waits until the hashline client
--- mirrors it. Returns bufnr, client.
-function H.open(path, text)
-  if text then
-    H.write_file(path, text)
-  end
-  vim.cmd('edit ' .. vim.fn.fnameescape(path))
-  local bufnr = vim.api.nvim_get_current_buf()
-  local hashline = require('hashline')
-  local attached = H.wait(15000, function()
-    local client = hashline.client(bufnr)
-    return client ~= nil and client.initialized and H.compat.attached(client, bufnr)
-  end)
-  if not attached then
-    error('the hashline client never attached to ' .. path .. ' (server did not start or initialize?)', 2)
-  end
-  return bufnr, hashline.client(bufnr)
-end
-
--- Asks the server for its mirror of `bufnr` and compares it with the buffer (text hash, version).
+-- Asks the server for its mirror of `bufnr` and compares it with the buffer (text hash, version,
+-- line count) at once: in this suite the mirror must already be the buffer.
 function H.assert_mirrored(bufnr, what)
   local hashline = require('hashline')
   local snap = H.need('hashline/snapshot', hashline.snapshot(bufnr))
-  local text = H.buf_text(bufnr)
+  local text = H.lsp_text(bufnr)
   H.eq(vim.fn.sha256(text), snap.sha256, (what or 'mirror') .. ' sha256 (buffer text ' .. vim.inspect(text) .. ')')
   H.eq(vim.lsp.util.buf_versions[bufnr], snap.version, (what or 'mirror') .. ' version')
   local _, breaks = text:gsub('\n', '')
   H.eq(breaks + 1, snap.lineCount, (what or 'mirror') .. ' lineCount')
   return snap
-end
-
--- "line 1\n" .. "line COUNT\n" (another prefix than "line " if given).
-function H.numbered(count, prefix)
-  local lines = {}
-  for i = 1, count do
-    lines[#lines + 1] = (prefix or 'line ') .. i
-  end
-  return table.concat(lines, '\n') .. '\n'
 end
 
 -- Runs a shell command in `dir`; fails the test unless it exits 0.
@@ -197,16 +108,7 @@ function H.wait_reconcile_ops(bufnr, want, what)
   return ops
 end
 
-function H.setup(extra)
-  local opts = vim.tbl_extend('force', { cmd = { H.bin, 'lsp' }, debounce = 0, timeout = 15000 }, extra or {})
-  return require('hashline').setup(opts)
-end
-
-function H.finish()
-  vim.cmd('qa!')
-end
-
--- Runs the test list, then quits. A crash of the file itself is recorded too.
+-- Runs the test list ({ {name, fn}, ... }), then quits. A crash of the file itself is recorded too.
 function H.run(tests)
   local ok, err = pcall(function()
     for _, t in ipairs(tests) do

@@ -114,12 +114,12 @@ H.run({
     local r = need_cli('read', cli({ 'read', path, '--json', '--session', 'cli-test' }))
     vim.api.nvim_win_set_cursor(0, { 2, 0 })
     H.type_keys('A (user)<Esc>')                    -- the user changes the line after the read
-    local before = H.buf_text(bufnr)
+    local before = H.lsp_text(bufnr)
     local edits = vim.fn.json_encode({ { op = 'replace', anchor = r.lines[2].anchor, content = 'CLI overwrite' } })
     local code, stdout, stderr = cli({ 'edit', path, '--session', 'cli-test', '--edits', edits })
     H.eq(1, code, 'refused edit exits 1 (stderr: ' .. stderr .. ')')
     H.check(vim.startswith(vim.trim(stderr), 'STALE_ANCHOR'), 'error code printed first: ' .. stderr .. stdout)
-    H.eq(before, H.buf_text(bufnr), 'buffer unchanged')
+    H.eq(before, H.lsp_text(bufnr), 'buffer unchanged')
     H.assert_mirrored(bufnr)
   end },
 
@@ -148,12 +148,12 @@ H.run({
       content = 'agent line five' } })).status, 'edit status')
     vim.api.nvim_win_set_cursor(0, { 5, 0 })
     H.type_keys('A, then the user<Esc>')           -- the user edits the agent's line
-    local before = H.buf_text(bufnr)
+    local before = H.lsp_text(bufnr)
     local result, err = hashline.undo(bufnr)
     H.need('hashline.undo', result, err)
     H.eq('refused', result.status, 'undo over a user change: ' .. vim.inspect(result))
     H.eq('CONFLICT', result.error and result.error.code, 'error code')
-    H.eq(before, H.buf_text(bufnr), 'nothing clobbered')
+    H.eq(before, H.lsp_text(bufnr), 'nothing clobbered')
   end },
 
   { 'HashlineLog', function()

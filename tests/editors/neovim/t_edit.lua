@@ -134,14 +134,14 @@ H.run({
     local r = read()
     vim.api.nvim_win_set_cursor(0, { 4, 0 })
     H.type_keys('A user was here<Esc>')             -- the user changes the target line
-    local before = H.buf_text(bufnr)
+    local before = H.lsp_text(bufnr)
     local result = edit({ { op = 'replace', anchor = row_anchor(r, 4), content = 'agent overwrite' } })
     H.eq('refused', result.status, 'status')
     H.eq('STALE_ANCHOR', result.error and result.error.code, 'error code')
     H.check(type(result.error.hint) == 'string' and result.error.hint ~= '', 'fix hint present')
     H.check(result.error.data ~= nil and vim.inspect(result.error.data):find(':', 1, true), 'fresh anchors in data: '
       .. vim.inspect(result.error.data))
-    H.eq(before, H.buf_text(bufnr), 'buffer unchanged')
+    H.eq(before, H.lsp_text(bufnr), 'buffer unchanged')
     H.assert_mirrored(bufnr)
   end },
 

@@ -19,10 +19,10 @@ end
 
 local function wait_text(bufnr, want, what)
   local ok = H.wait(10000, function()
-    return H.buf_text(bufnr) == want
+    return H.lsp_text(bufnr) == want
   end)
   if not ok then
-    error((what or 'buffer') .. ': want ' .. vim.inspect(want) .. ', got ' .. vim.inspect(H.buf_text(bufnr)), 2)
+    error((what or 'buffer') .. ': want ' .. vim.inspect(want) .. ', got ' .. vim.inspect(H.lsp_text(bufnr)), 2)
   end
 end
 
@@ -32,7 +32,7 @@ local function write_without_prompt(bufnr, path)
   vim.api.nvim_feedkeys('n', 't', false)
   pcall(vim.cmd, 'write')
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<Esc>', true, false, true), 'xt', false)
-  H.eq(H.buf_text(bufnr), H.read_file(path), ':w wrote the buffer without asking')
+  H.eq(H.lsp_text(bufnr), H.read_file(path), ':w wrote the buffer without asking')
 end
 
 -- The issue's scenario with one writer; returns the buffer.
@@ -160,7 +160,7 @@ H.run({
     os.remove(path)
     vim.wait(1200)
     pcall(vim.cmd, 'checktime')
-    H.eq('unsaved\n' .. H.numbered(3), H.buf_text(bufnr), 'buffer kept its text')
+    H.eq('unsaved\n' .. H.numbered(3), H.lsp_text(bufnr), 'buffer kept its text')
     H.eq(0, #H.reconcile_ops(bufnr), 'nothing journaled')
     vim.cmd('bwipeout!')
   end },

@@ -32,8 +32,8 @@ H.run({
     H.sh(root, 'git -c user.name=t -c user.email=t@t stash -q')
     H.eq(theirs, H.read_file(root .. '/stash.txt'), 'git stash put HEAD back on disk')
     H.check(H.wait(10000, function()
-      return H.buf_text(bufnr) == 'typed by the user\n' .. theirs
-    end), 'buffer has the typing and the stash: ' .. vim.inspect(H.buf_text(bufnr)))
+      return H.lsp_text(bufnr) == 'typed by the user\n' .. theirs
+    end), 'buffer has the typing and the stash: ' .. vim.inspect(H.lsp_text(bufnr)))
     H.check(vim.bo[bufnr].modified, 'still modified: the typing is not saved')
     local ops = H.wait_reconcile_ops(bufnr, 1, 'one reconcile op')
     H.eq('disk', ops[1].agent, 'journaled agent')
@@ -60,7 +60,7 @@ H.run({
       return false
     end)
     H.check(ok, 'the user is told the buffer keeps its text: ' .. vim.inspect(told) .. ' ' .. vim.api.nvim_exec('messages', true))
-    H.eq('unsaved\n' .. H.numbered(4), H.buf_text(bufnr), 'buffer kept its text')
+    H.eq('unsaved\n' .. H.numbered(4), H.lsp_text(bufnr), 'buffer kept its text')
     H.eq(0, #H.reconcile_ops(bufnr), 'nothing journaled')
     vim.cmd('bwipeout!')
   end },

@@ -46,9 +46,9 @@ H.run({
     vim.wait(1500) -- longer than every settle and own-save wait
     H.eq(0, #H.reconcile_ops(bufnr), 'no reconcile op journaled for ' .. saves .. ' formatted saves')
     H.check(not vim.bo[bufnr].modified, 'saved')
-    H.eq(H.read_file(path), H.buf_text(bufnr), 'the buffer equals the disk')
-    H.check(H.buf_text(bufnr):find('^' .. string.rep('X', saves) .. 'LINE 1\n') ~= nil,
-      'every save was formatted: ' .. vim.inspect(H.buf_text(bufnr):sub(1, 40)))
+    H.eq(H.read_file(path), H.lsp_text(bufnr), 'the buffer equals the disk')
+    H.check(H.lsp_text(bufnr):find('^' .. string.rep('X', saves) .. 'LINE 1\n') ~= nil,
+      'every save was formatted: ' .. vim.inspect(H.lsp_text(bufnr):sub(1, 40)))
     H.assert_mirrored(bufnr, 'after the saves')
 
     -- A foreign write afterwards is merged as usual.
@@ -56,8 +56,8 @@ H.run({
     H.write_file(path .. '.agent-tmp', theirs)
     assert(os.rename(path .. '.agent-tmp', path))
     H.check(H.wait(10000, function()
-      return H.buf_text(bufnr) == theirs
-    end), 'the foreign write was merged: ' .. vim.inspect(H.buf_text(bufnr)))
+      return H.lsp_text(bufnr) == theirs
+    end), 'the foreign write was merged: ' .. vim.inspect(H.lsp_text(bufnr)))
     H.wait_reconcile_ops(bufnr, 1, 'one reconcile op, for the foreign write')
     vim.cmd('bwipeout!')
   end },

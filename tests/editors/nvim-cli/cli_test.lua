@@ -1,64 +1,23 @@
 -- Headless Neovim (each tested version) with `hashline lsp` attached through a plain LSP client
 -- (no plugin: vim.lsp.start_client, or vim.lsp.start{attach = false} on 0.11+, through the
 -- plugin's version shims in compat.lua), root_dir a temp workspace. A buffer gets unsaved text;
--- the `hashline` CLI, run as a
--- separate process, reads that buffer and edits it by anchor: the edit lands in the buffer (the
--- sidecar sends workspace/applyEdit, Neovim applies it), and the file on disk is untouched.
--- Writes "PASS name" / "FAIL name: why" lines to $RESULTS, then quits.
-local bin = assert(os.getenv('HASHLINE_BIN'))
-local work = assert(os.getenv('WORK'))
-local results = assert(io.open(assert(os.getenv('RESULTS')), 'w'))
-local ws = work .. '/ws'
+-- the `hashline` CLI, run as a separate process, reads that buffer and edits it by anchor: the
+-- edit lands in the buffer (the sidecar sends workspace/applyEdit, Neovim applies it), and the
+-- file on disk is untouched. Writes "PASS name" / "FAIL name: why" lines to $RESULTS
+-- (common.lua), then quits.
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/../neovim/common.lua')
+local compat = H.compat
+local ws = H.work .. '/ws'
 local path = ws .. '/todo.txt'
 local disk_text = 'buy milk\nwalk dog\nwrite report\n'
-local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
-local compat = dofile(here .. '/../../../editors/nvim/lua/hashline/compat.lua')
 
-local function record(ok, name, why)
-  results:write((ok and 'PASS ' or 'FAIL ') .. name .. (ok and '' or (': ' .. tostring(why))) .. '\n')
-  results:flush()
-end
-
-local function wait(ms, cond)
-  return vim.wait(ms, cond, 20)
-end
-
--- Runs the CLI without blocking the event loop: the sidecar calls back into this Neovim
--- (workspace/applyEdit) while the CLI waits.
-local function cli(args)
-  local out, err, code = {}, {}, nil
-  local cmd = { bin }
-  vim.list_extend(cmd, args)
-  local job = vim.fn.jobstart(cmd, {
-    cwd = ws,
-    stdout_buffered = true,
-    stderr_buffered = true,
-    on_stdout = function(_, data) out = data end,
-    on_stderr = function(_, data) err = data end,
-    on_exit = function(_, c) code = c end,
-  })
-  assert(job > 0, 'cannot start ' .. bin)
-  vim.fn.chanclose(job, 'stdin')
-  assert(wait(30000, function() return code ~= nil end), 'CLI did not exit')
-  return code, table.concat(out, '\n'), table.concat(err, '\n')
-end
-
-local function step(name, fn)
-  local ok, why = pcall(fn)
-  record(ok, name, why)
-  return ok
-end
-
-vim.fn.mkdir(ws, 'p')
-local f = assert(io.open(path, 'wb'))
-f:write(disk_text)
-f:close()
+H.write_file(path, disk_text)
 
 local client_id, bufnr
-local ok = step('attach', function()
+local ok = H.test('attach', function()
   client_id = compat.start_client({
     name = 'hashline',
-    cmd = { bin, 'lsp', '--log-file', work .. '/hashline.log', '--log-level', 'debug' },
+    cmd = { H.bin, 'lsp', '--log-file', H.work .. '/hashline.log', '--log-level', 'debug' },
     root_dir = ws,
     workspace_folders = { { uri = vim.uri_from_fname(ws), name = 'ws' } },
   })
@@ -66,7 +25,7 @@ local ok = step('attach', function()
   vim.cmd('edit ' .. path)
   bufnr = vim.api.nvim_get_current_buf()
   vim.lsp.buf_attach_client(bufnr, client_id)
-  assert(wait(10000, function()
+  assert(H.wait(10000, function()
     local c = vim.lsp.get_client_by_id(client_id)
     return c and c.initialized
   end), 'not initialized')
@@ -76,10 +35,10 @@ local ok = step('attach', function()
 end)
 
 local anchor
-ok = ok and step('cli-read-sees-the-buffer', function()
+ok = ok and H.test('cli-read-sees-the-buffer', function()
   local code, out, err
-  assert(wait(10000, function()
-    code, out, err = cli({ 'read', 'todo.txt', '--json' })
+  assert(H.wait(10000, function()
+    code, out, err = H.cli(ws, { 'read', 'todo.txt', '--json' })
     if code ~= 0 then return false end
     local view = vim.fn.json_decode(out)
     return view.lines[2].text == 'walk dog (unsaved)'
@@ -88,9 +47,9 @@ ok = ok and step('cli-read-sees-the-buffer', function()
   anchor = view.lines[2].anchor
 end)
 
-ok = ok and step('cli-edit-lands-in-the-buffer', function()
+ok = ok and H.test('cli-edit-lands-in-the-buffer', function()
   local edits = vim.fn.json_encode({ { op = 'replace', anchor = anchor, content = 'walk dog twice' } })
-  local code, out, err = cli({ 'edit', 'todo.txt', '--edits', edits })
+  local code, out, err = H.cli(ws, { 'edit', 'todo.txt', '--edits', edits })
   assert(code == 0, 'edit exit ' .. code .. ': ' .. err)
   assert(out:find('(buffer)', 1, true), 'not a buffer edit: ' .. out)
   local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
@@ -98,23 +57,20 @@ ok = ok and step('cli-edit-lands-in-the-buffer', function()
     'buffer: ' .. vim.inspect(lines))
 end)
 
-ok = ok and step('disk-untouched', function()
-  local fh = assert(io.open(path, 'rb'))
-  local text = fh:read('*a')
-  fh:close()
-  assert(text == disk_text, 'disk changed: ' .. text)
+ok = ok and H.test('disk-untouched', function()
+  local text = H.read_file(path)
+  assert(text == disk_text, 'disk changed: ' .. tostring(text))
 end)
 
-ok = ok and step('stale-anchor-refused', function()
+ok = ok and H.test('stale-anchor-refused', function()
   local edits = vim.fn.json_encode({ { op = 'replace', anchor = anchor, content = 'x' } })
-  local code, _, err = cli({ 'edit', 'todo.txt', '--edits', edits })
+  local code, _, err = H.cli(ws, { 'edit', 'todo.txt', '--edits', edits })
   assert(code == 1, 'exit ' .. code)
   assert(err:sub(1, 12) == 'STALE_ANCHOR', 'stderr: ' .. err)
 end)
 
 if client_id then
   compat.stop(client_id)
-  wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end)
+  H.wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end)
 end
-results:close()
-vim.cmd('qall!')
+H.finish()

@@ -6,107 +6,29 @@
 -- share_selection = false and the sidecar must say it has no selection. The test runs in a
 -- coroutine that yields to Neovim's main loop between steps, so typed keys are handled as the
 -- user's are and CursorMoved/ModeChanged fire. Writes "PASS name" / "FAIL name: why" lines to
--- $RESULTS, then quits.
-local bin = assert(os.getenv('HASHLINE_BIN'))
-local work = assert(os.getenv('WORK'))
-local results = assert(io.open(assert(os.getenv('RESULTS')), 'a'))
+-- $RESULTS (common.lua), then quits.
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/../neovim/common.lua')
 local off = os.getenv('HASHLINE_CONTEXT_OFF') == '1'
-local compat = require('hashline.compat')
 local hashline = require('hashline')
-local ws = work .. '/ws'
+local ws = H.work .. '/ws'
 local main_txt = ws .. '/main.txt'
 local other_txt = ws .. '/other.txt'
 
 local disk_lines = { 'alpha line', 'beta line', 'gamma été line', 'delta line', 'epsilon line', 'zeta line' }
 local TYPED = 'typed by the user, not saved'
 
-local function record(ok, name, why)
-  results:write((ok and 'PASS ' or 'FAIL ') .. name .. (ok and '' or (': ' .. tostring(why))) .. '\n')
-  results:flush()
-end
-
-local function step(name, fn)
-  local ok, why = pcall(fn)
-  record(ok, name, why)
-  return ok
-end
-
-local driver -- the coroutine running the test
-
--- Gives the main loop `ms` milliseconds (keys, autocmds, timers, LSP messages).
-local function sleep(ms)
-  vim.defer_fn(function()
-    local ok, why = coroutine.resume(driver)
-    if not ok then
-      record(false, 'driver', why)
-      vim.cmd('qa!')
-    end
-  end, ms)
-  coroutine.yield()
-end
-
-local function wait(ms, cond)
-  local deadline = (vim.uv or vim.loop).hrtime() + ms * 1e6
-  while not cond() do
-    if (vim.uv or vim.loop).hrtime() > deadline then return false end
-    sleep(20)
-  end
-  return true
-end
-
-local function write_file(path, text)
-  local f = assert(io.open(path, 'wb'))
-  f:write(text)
-  f:close()
-end
-
-local function read_file(path)
-  local f = assert(io.open(path, 'rb'))
-  local text = f:read('*a')
-  f:close()
-  return text
-end
-
--- Runs the CLI without blocking the event loop (the sidecar calls back into this Neovim).
-local function cli(args)
-  local out, err, code = {}, {}, nil
-  local cmd = { bin }
-  vim.list_extend(cmd, args)
-  local job = vim.fn.jobstart(cmd, {
-    cwd = ws,
-    stdout_buffered = true,
-    stderr_buffered = true,
-    on_stdout = function(_, data) out = data end,
-    on_stderr = function(_, data) err = data end,
-    on_exit = function(_, c) code = c end,
-  })
-  assert(job > 0, 'cannot start ' .. bin)
-  vim.fn.chanclose(job, 'stdin')
-  assert(wait(60000, function() return code ~= nil end), 'CLI did not exit')
-  return code, table.concat(out, '\n'), table.concat(err, '\n')
-end
-
-local function cli_json(args)
-  local full = vim.list_extend({}, args)
-  table.insert(full, '--json')
-  local code, out, err = cli(full)
-  local ok, decoded = pcall(vim.fn.json_decode, out)
-  assert(ok and type(decoded) == 'table', 'not JSON (exit ' .. tostring(code) .. '): ' .. out .. err)
-  return code, decoded, out .. err
-end
-
 -- Types keys as the user would; the main loop handles them while the test sleeps.
 local function keys(sequence)
   vim.api.nvim_input(sequence)
-  sleep(50)
-  assert(wait(2000, function() return vim.api.nvim_get_mode().blocking == false end), 'keys pending')
+  H.sleep(50)
+  assert(H.wait(2000, function() return vim.api.nvim_get_mode().blocking == false end), 'keys pending')
 end
 
 -- `hashline context` until `pred(result)` holds (the plugin sends 150 ms after the last move).
 local function context_until(pred, what)
   local last
-  assert(wait(5000, function()
-    local code, result = cli_json({ 'context', '--session', 'agent' })
+  assert(H.wait(5000, function()
+    local code, result = H.cli_json(ws, { 'context', '--session', 'agent' })
     last = result
     local ok, yes = pcall(pred, result) -- a field may be missing (or null) until the report lands
     return code == 0 and ok and yes
@@ -125,30 +47,25 @@ end
 
 local function main()
   vim.fn.mkdir(ws .. '/.git', 'p')
-  write_file(main_txt, table.concat(disk_lines, '\n') .. '\n')
-  write_file(other_txt, 'other one\nother two\n')
+  H.write_file(main_txt, table.concat(disk_lines, '\n') .. '\n')
+  H.write_file(other_txt, 'other one\nother two\n')
 
   local bufnr
-  local ok = step('attach' .. (off and '-with-share-selection-off' or ''), function()
+  local ok = H.test('attach' .. (off and '-with-share-selection-off' or ''), function()
     hashline.setup({
-      cmd = { bin, 'lsp', '--log-file', work .. '/hashline' .. (off and '-off' or '') .. '.log' },
+      cmd = { H.bin, 'lsp', '--log-file', H.work .. '/hashline' .. (off and '-off' or '') .. '.log' },
       share_selection = not off,
     })
-    vim.cmd('edit ' .. main_txt)
-    bufnr = vim.api.nvim_get_current_buf()
-    assert(wait(10000, function()
-      local client = hashline.client(bufnr)
-      return client ~= nil and client.initialized and compat.attached(client, bufnr)
-    end), 'hashline not attached')
+    bufnr = H.open(main_txt)
     vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { TYPED }) -- unsaved: the buffer is 7 lines now
     assert(vim.bo[bufnr].modified, 'buffer should be modified')
   end)
 
   if off then
-    ok = ok and step('share-selection-off-sends-nothing', function()
+    ok = ok and H.test('share-selection-off-sends-nothing', function()
       keys('3GVj')
-      sleep(600)
-      local code, result, raw = cli_json({ 'context' })
+      H.sleep(600)
+      local code, result, raw = H.cli_json(ws, { 'context' })
       assert(code == 0 and result.available == false, raw)
       assert(result.note:find('share_selection', 1, true), 'note names the setting: ' .. result.note)
       keys('<Esc>')
@@ -156,7 +73,7 @@ local function main()
     return
   end
 
-  ok = ok and step('cursor-is-an-empty-selection-on-its-line', function()
+  ok = ok and H.test('cursor-is-an-empty-selection-on-its-line', function()
     vim.api.nvim_win_set_cursor(0, { 3, 2 }) -- 'beta line', after 'be'
     keys('l') -- a real cursor move fires CursorMoved
     local result = context_until(function(r)
@@ -172,7 +89,7 @@ local function main()
   end)
 
   local rows
-  ok = ok and step('linewise-selection-gives-its-text-and-anchored-rows', function()
+  ok = ok and H.test('linewise-selection-gives-its-text-and-anchored-rows', function()
     keys('<Esc>3GVj') -- lines 3-4 of the buffer: 'beta line', 'gamma été line'
     local result = context_until(function(r)
       local s = r.active and r.active.selections[1]
@@ -183,12 +100,12 @@ local function main()
     rows = split_rows(selection.rows)
     assert(#rows == 2, vim.inspect(rows))
     assert(rows[1]:find('→beta line$') and rows[2]:find('→gamma été line$'), vim.inspect(rows))
-    local _, read = cli_json({ 'read', 'main.txt', '--from', '3', '--to', '4' })
+    local _, read = H.cli_json(ws, { 'read', 'main.txt', '--from', '3', '--to', '4' })
     assert(read.lines[1].anchor == anchor_of(rows[1]) and read.lines[2].anchor == anchor_of(rows[2]),
       'rows ' .. vim.inspect(rows) .. ' read ' .. vim.inspect(read.lines))
   end)
 
-  ok = ok and step('characterwise-selection-counts-the-clients-encoding', function()
+  ok = ok and H.test('characterwise-selection-counts-the-clients-encoding', function()
     keys('<Esc>4G0fév2l') -- 'été' on line 4, three characters (é is two bytes)
     local result = context_until(function(r)
       local s = r.active and r.active.selections[1]
@@ -201,7 +118,7 @@ local function main()
     assert(#split_rows(selection.rows) == 1, vim.inspect(selection.rows))
   end)
 
-  ok = ok and step('latest-selection-survives-a-click-elsewhere', function()
+  ok = ok and H.test('latest-selection-survives-a-click-elsewhere', function()
     keys('<Esc>6G')
     local result = context_until(function(r)
       return r.active and r.active.selections[1].empty and r.active.selections[1].from.line == 6
@@ -211,26 +128,22 @@ local function main()
     assert(latest.path == main_txt, vim.inspect(latest))
   end)
 
-  ok = ok and step('an-edit-follows-the-selection-rows-without-a-read', function()
-    local code, result, raw = cli_json({ 'edit', 'main.txt', '--session', 'agent', '--agent', 'bot', '--edits',
+  ok = ok and H.test('an-edit-follows-the-selection-rows-without-a-read', function()
+    local code, result, raw = H.cli_json(ws, { 'edit', 'main.txt', '--session', 'agent', '--agent', 'bot', '--edits',
       vim.fn.json_encode({ { op = 'replace', anchor = anchor_of(rows[1]), content = 'BETA LINE' } }) })
     assert(code == 0 and result.status == 'applied', raw)
     assert(vim.api.nvim_buf_get_lines(bufnr, 2, 3, false)[1] == 'BETA LINE', 'buffer line 3')
     assert(vim.api.nvim_buf_get_lines(bufnr, 0, 1, false)[1] == TYPED, 'typing lost')
-    assert(read_file(main_txt) == table.concat(disk_lines, '\n') .. '\n', 'the disk changed')
+    assert(H.read_file(main_txt) == table.concat(disk_lines, '\n') .. '\n', 'the disk changed')
     -- the old row of line 3 is stale now
-    code, result, raw = cli_json({ 'edit', 'main.txt', '--session', 'agent', '--edits',
+    code, result, raw = H.cli_json(ws, { 'edit', 'main.txt', '--session', 'agent', '--edits',
       vim.fn.json_encode({ { op = 'replace', anchor = anchor_of(rows[1]), content = 'again' } }) })
     assert(code == 1 and raw:find('STALE_ANCHOR', 1, true), raw)
   end)
 
-  ok = ok and step('visible-windows-are-listed-with-their-lines', function()
+  ok = ok and H.test('visible-windows-are-listed-with-their-lines', function()
     vim.cmd('split ' .. other_txt)
-    local other = vim.api.nvim_get_current_buf()
-    assert(wait(10000, function()
-      local client = hashline.client(other)
-      return client ~= nil and compat.attached(client, other)
-    end), 'hashline not attached to other.txt')
+    H.wait_attached(vim.api.nvim_get_current_buf(), 'other.txt')
     keys('j')
     local result = context_until(function(r)
       return r.active and r.active.path == other_txt and #r.visible == 2
@@ -243,7 +156,7 @@ local function main()
     assert(seen[other_txt] and seen[other_txt].from == 1 and seen[other_txt].to == 2, vim.inspect(result.visible))
   end)
 
-  ok = ok and step('send-to-claude-says-the-ide-server-is-off', function()
+  ok = ok and H.test('send-to-claude-says-the-ide-server-is-off', function()
     local said = {}
     local original = vim.notify
     vim.notify = function(msg, level) table.insert(said, { msg = msg, level = level }) end
@@ -254,14 +167,14 @@ local function main()
       and said[1].level == vim.log.levels.WARN, vim.inspect(said))
   end)
 
-  ok = ok and step('human-output-shows-the-selection-rows', function()
+  ok = ok and H.test('human-output-shows-the-selection-rows', function()
     vim.cmd('wincmd j') -- back to main.txt
     keys('<Esc>5GV')
     context_until(function(r)
       local s = r.active and r.active.path == main_txt and r.active.selections[1]
       return s and not s.empty and s.from.line == 5
     end, 'line 5 selected')
-    local code, out, err = cli({ 'context' })
+    local code, out, err = H.cli(ws, { 'context' })
     assert(code == 0, out .. err)
     assert(out:find('main.txt', 1, true) and out:find('\n  5:%w+:%w+→delta line'), out)
     keys('<Esc>')
@@ -269,24 +182,24 @@ local function main()
 
   -- Live search: text typed and not saved is found in the buffer (rg on the disk cannot), an edit
   -- follows the hit's anchor without a read, and once the user changes that line the hit is stale.
-  ok = ok and step('search-finds-unsaved-text-and-an-edit-follows-the-hit', function()
+  ok = ok and H.test('search-finds-unsaved-text-and-an-edit-follows-the-hit', function()
     vim.api.nvim_buf_set_lines(bufnr, 3, 3, false, { 'unsaved_search_marker here' }) -- line 4
-    local code, result, raw = cli_json({ 'search', 'unsaved_search_marker', '--session', 'finder' })
+    local code, result, raw = H.cli_json(ws, { 'search', 'unsaved_search_marker', '--session', 'finder' })
     assert(code == 0 and result.hitCount == 1, raw)
     local file = result.files[1]
     assert(file.path == main_txt and file.backend == 'buffer', raw)
     assert(file.lines[1].line == 4 and file.lines[1].text == 'unsaved_search_marker here', raw)
-    assert(not read_file(main_txt):find('unsaved_search_marker', 1, true), 'the marker reached the disk')
+    assert(not H.read_file(main_txt):find('unsaved_search_marker', 1, true), 'the marker reached the disk')
     local anchor = file.lines[1].anchor
-    code, result, raw = cli_json({ 'edit', 'main.txt', '--session', 'finder', '--edits',
+    code, result, raw = H.cli_json(ws, { 'edit', 'main.txt', '--session', 'finder', '--edits',
       vim.fn.json_encode({ { op = 'replace', anchor = anchor, content = 'found and edited' } }) })
     assert(code == 0 and result.status == 'applied', raw)
     assert(vim.api.nvim_buf_get_lines(bufnr, 3, 4, false)[1] == 'found and edited', 'buffer line 4')
-    code, result, raw = cli_json({ 'search', 'found and edited', '--literal', '--session', 'finder2' })
+    code, result, raw = H.cli_json(ws, { 'search', 'found and edited', '--literal', '--session', 'finder2' })
     assert(code == 0 and result.hitCount == 1, raw)
     local hit = result.files[1].lines[1].anchor
     vim.api.nvim_buf_set_lines(bufnr, 3, 4, false, { 'found and edited, then the user typed' })
-    code, result, raw = cli_json({ 'edit', 'main.txt', '--session', 'finder2', '--edits',
+    code, result, raw = H.cli_json(ws, { 'edit', 'main.txt', '--session', 'finder2', '--edits',
       vim.fn.json_encode({ { op = 'replace', anchor = hit, content = 'stale' } }) })
     assert(code == 1 and raw:find('STALE_ANCHOR', 1, true), raw)
     assert(vim.api.nvim_buf_get_lines(bufnr, 3, 4, false)[1] == 'found and edited, then the user typed',
@@ -294,7 +207,7 @@ local function main()
   end)
 
   -- What Claude Code's openFile / saveDocument ask the editor to do (hashline.editor_requests).
-  ok = ok and step('show-document-and-save-document-requests', function()
+  ok = ok and H.test('show-document-and-save-document-requests', function()
     local requests = require('hashline.editor_requests')
     local shown = requests.show_document(nil, { uri = vim.uri_from_fname(other_txt), takeFocus = true,
       selection = { start = { line = 1, character = 0 }, ['end'] = { line = 2, character = 0 } } })
@@ -305,7 +218,7 @@ local function main()
     local saved = requests.save_document(nil, { textDocument = { uri = vim.uri_from_bufnr(bufnr) } })
     assert(saved.saved == true, vim.inspect(saved))
     assert(not vim.bo[bufnr].modified, 'main.txt still modified')
-    local disk = read_file(main_txt)
+    local disk = H.read_file(main_txt)
     assert(disk:find(TYPED, 1, true) == 1 and disk:find('BETA LINE', 1, true), disk)
     local missing = requests.save_document(nil, { textDocument = { uri = vim.uri_from_fname(ws .. '/nope.txt') } })
     assert(missing.saved == false and missing.reason, vim.inspect(missing))
@@ -314,14 +227,4 @@ local function main()
   end)
 end
 
-driver = coroutine.create(function()
-  local ok, why = pcall(main)
-  if not ok then record(false, 'driver', why) end
-  results:close()
-  vim.cmd('qa!')
-end)
-local started, why = coroutine.resume(driver)
-if not started then
-  record(false, 'driver', why)
-  vim.cmd('qa!')
-end
+H.drive(main)

@@ -5,7 +5,7 @@
 -- `hashline patch`. Then: each buffer == codex's expected file + the user line and still
 -- modified, each open file unchanged on disk, every other file on disk == codex's expected tree;
 -- patches codex refuses (and 015, hashline's deliberate difference) change nothing anywhere.
-local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/harness.lua')
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/../neovim/common.lua')
 
 local scenarios_dir = H.root .. '/tests/conformance/codex-apply-patch/scenarios'
 local codex_root = H.work

@@ -10,7 +10,7 @@
 -- STALE_ANCHOR, CONFLICT or EDITOR_REJECTED (retries exhausted) and change nothing; in even rounds
 -- only EDITOR_REJECTED, and a landing must report more than one attempt. Runs with debounce 0 and
 -- with a 40 ms debounce that holds the typing's didChange back.
-local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/harness.lua')
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/../neovim/common.lua')
 
 local ROUNDS = tonumber(os.getenv('RACE_ROUNDS') or '') or 20
 local TYPE_EVERY_MS = 3

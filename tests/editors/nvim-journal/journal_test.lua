@@ -2,46 +2,20 @@
 -- (no plugin; started, stopped and called through the plugin's version shims, compat.lua). The
 -- test plays the agent with hashline/<method> LSP requests (the edits come back as
 -- workspace/applyEdit, which Neovim applies to its buffers) and the user with
--- nvim_buf_set_lines. Writes "PASS name" / "FAIL name: why" lines to $RESULTS, then quits.
-local bin = assert(os.getenv('HASHLINE_BIN'))
-local work = assert(os.getenv('WORK'))
-local results = assert(io.open(assert(os.getenv('RESULTS')), 'w'))
-local ws = work .. '/ws'
-local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
-local compat = dofile(here .. '/../../../editors/nvim/lua/hashline/compat.lua')
+-- nvim_buf_set_lines. Writes "PASS name" / "FAIL name: why" lines to $RESULTS (common.lua), then
+-- quits.
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/../neovim/common.lua')
+local compat = H.compat
+local ws = H.work .. '/ws'
 
-local function record(ok, name, why)
-  results:write((ok and 'PASS ' or 'FAIL ') .. name .. (ok and '' or (': ' .. tostring(why))) .. '\n')
-  results:flush()
-end
-local function wait(ms, cond) return vim.wait(ms, cond, 20) end
-local function step(name, fn)
-  local ok, why = pcall(fn)
-  record(ok, name, why)
-  return ok
-end
-
-local function numbered(n, prefix)
-  local lines = {}
-  for i = 1, n do lines[i] = (prefix or 'line ') .. i end
-  return lines
-end
-local function write_file(name, lines)
-  local f = assert(io.open(ws .. '/' .. name, 'wb'))
-  f:write(table.concat(lines, '\n') .. '\n')
-  f:close()
-end
+-- A file of the workspace: its bytes on disk.
 local function read_file(name)
-  local f = assert(io.open(ws .. '/' .. name, 'rb'))
-  local text = f:read('*a')
-  f:close()
-  return text
+  return H.read_file(ws .. '/' .. name)
 end
 
-vim.fn.mkdir(ws, 'p')
-write_file('a.txt', numbered(50))
-write_file('b.txt', numbered(20))
-write_file('c.txt', numbered(60))
+H.write_file(ws .. '/a.txt', H.numbered(50))
+H.write_file(ws .. '/b.txt', H.numbered(20))
+H.write_file(ws .. '/c.txt', H.numbered(60))
 
 local client_id
 local bufs = {}
@@ -53,7 +27,7 @@ local function request(method, params)
   compat.request(client, 'hashline/' .. method, params, function(e, r)
     err, result, done = e, r, true
   end, bufs['a.txt'])
-  assert(wait(30000, function() return done end), method .. ' timed out')
+  assert(H.wait(30000, function() return done end), method .. ' timed out')
   assert(not err, method .. ': ' .. vim.inspect(err))
   return result
 end
@@ -79,10 +53,10 @@ local function user_insert(name, before1, text)
   vim.api.nvim_buf_set_lines(bufs[name], before1 - 1, before1 - 1, false, { text })
 end
 
-local ok = step('attach', function()
+local ok = H.test('attach', function()
   client_id = compat.start_client({
     name = 'hashline',
-    cmd = { bin, 'lsp', '--log-file', work .. '/hashline.log', '--log-level', 'debug' },
+    cmd = { H.bin, 'lsp', '--log-file', H.work .. '/hashline.log', '--log-level', 'debug' },
     root_dir = ws,
     flags = { debounce_text_changes = 0 },
     workspace_folders = { { uri = vim.uri_from_fname(ws), name = 'ws' } },
@@ -93,19 +67,19 @@ local ok = step('attach', function()
     bufs[name] = vim.api.nvim_get_current_buf()
     vim.lsp.buf_attach_client(bufs[name], client_id)
   end
-  assert(wait(10000, function()
+  assert(H.wait(10000, function()
     local c = vim.lsp.get_client_by_id(client_id)
     return c and c.initialized
   end), 'not initialized')
-  assert(wait(10000, function()
+  assert(H.wait(10000, function()
     local status = request('status', {})
     return #status.documents == 2
   end), 'documents not open in the sidecar')
 end)
 
-local a = numbered(50)
+local a = H.numbered_lines(50)
 local op1
-ok = ok and step('undo-restores-agent-lines-keeps-user-line', function()
+ok = ok and H.test('undo-restores-agent-lines-keeps-user-line', function()
   op1 = agent_replace('a.txt', { { old = 'line 10\nline 11\nline 12\n', new = 'A10\nA11\nA12\n' } })
   assert(lines_of('a.txt')[11] == 'A11', 'agent edit not in the buffer')
   user_set('a.txt', 40, 'user 40')
@@ -116,7 +90,7 @@ ok = ok and step('undo-restores-agent-lines-keeps-user-line', function()
 end)
 
 local op2
-ok = ok and step('undo-conflict-when-user-touched-the-lines', function()
+ok = ok and H.test('undo-conflict-when-user-touched-the-lines', function()
   op2 = agent_replace('a.txt', { { old = 'line 10\nline 11\nline 12\n', new = 'B10\nB11\nB12\n' } })
   user_set('a.txt', 11, 'B11 and the user')
   local before = lines_of('a.txt')
@@ -128,42 +102,40 @@ ok = ok and step('undo-conflict-when-user-touched-the-lines', function()
 end)
 
 local turn
-ok = ok and step('turn-of-three-ops-across-buffer-and-disk', function()
+ok = ok and H.test('turn-of-three-ops-across-buffer-and-disk', function()
   turn = request('turn', { action = 'begin', session = 'agent' }).turn
   agent_replace('a.txt', { { old = 'line 20\n', new = 'A20\n' } })
   agent_replace('b.txt', { { old = 'line 5\n', new = 'B5\n' } })
   agent_replace('a.txt', { { old = 'line 30\n', new = 'A30\n' } })
   assert(lines_of('a.txt')[20] == 'A20' and lines_of('a.txt')[30] == 'A30', 'buffer edits')
   assert(read_file('b.txt'):find('\nB5\n'), 'b.txt on disk not edited')
-  assert(read_file('a.txt') == table.concat(numbered(50), '\n') .. '\n', 'a.txt on disk changed')
+  assert(read_file('a.txt') == H.numbered(50), 'a.txt on disk changed')
 end)
 
-ok = ok and step('rewind-refused-whole-on-conflict', function()
+ok = ok and H.test('rewind-refused-whole-on-conflict', function()
   local b_text = read_file('b.txt')
-  write_file('b.txt', vim.split(b_text:gsub('B5', 'B5 by user'):gsub('\n$', ''), '\n'))
+  H.write_file(ws .. '/b.txt', (b_text:gsub('B5', 'B5 by user')))
   local before = lines_of('a.txt')
   local result = request('rewind', { turn = turn, session = 'agent' })
   assert(result.status == 'refused' and result.error.code == 'CONFLICT', vim.inspect(result))
   expect_lines('a.txt', before)
   assert(read_file('b.txt'):find('B5 by user'), 'b.txt was written')
-  local f = assert(io.open(ws .. '/b.txt', 'wb'))
-  f:write(b_text)
-  f:close()
+  H.write_file(ws .. '/b.txt', b_text)
 end)
 
-ok = ok and step('rewind-turn-across-buffer-and-disk', function()
+ok = ok and H.test('rewind-turn-across-buffer-and-disk', function()
   local result = request('rewind', { turn = turn, session = 'agent' })
   assert(result.status == 'applied', vim.inspect(result))
   assert(#result.reverted == 3, vim.inspect(result.reverted))
   a[20] = 'line 20'
   a[30] = 'line 30'
   expect_lines('a.txt', a)
-  assert(read_file('b.txt') == table.concat(numbered(20), '\n') .. '\n', 'b.txt: ' .. read_file('b.txt'))
+  assert(read_file('b.txt') == H.numbered(20), 'b.txt: ' .. read_file('b.txt'))
 end)
 
-local c = numbered(60)
+local c = H.numbered_lines(60)
 local op3
-ok = ok and step('three-hunk-op', function()
+ok = ok and H.test('three-hunk-op', function()
   op3 = agent_replace('c.txt', {
     { old = 'line 10\n', new = 'H1\n' },
     { old = 'line 30\n', new = 'H2\n' },
@@ -176,14 +148,14 @@ ok = ok and step('three-hunk-op', function()
   user_set('c.txt', 32, 'typed next to H2') -- old line 31, moved down by the insertion
   -- didChange may trail the typing a moment: ask until the sidecar has seen it.
   local first
-  wait(10000, function()
+  H.wait(10000, function()
     first = request('pending', { path = 'c.txt' }).files[1].hunks[1]
     return first.line == 11
   end)
   assert(first.id == op3 .. '#1' and first.line == 11, vim.inspect(first))
 end)
 
-ok = ok and step('reject-hunks-1-and-3-keeps-hunk-2-and-typing', function()
+ok = ok and H.test('reject-hunks-1-and-3-keeps-hunk-2-and-typing', function()
   for _, k in ipairs({ 1, 3 }) do
     local result = request('reject', { hunk = op3 .. '#' .. k })
     assert(result.status == 'applied', vim.inspect(result))
@@ -194,7 +166,7 @@ ok = ok and step('reject-hunks-1-and-3-keeps-hunk-2-and-typing', function()
   expect_lines('c.txt', c)
 end)
 
-ok = ok and step('reject-conflict-when-user-changed-the-hunk', function()
+ok = ok and H.test('reject-conflict-when-user-changed-the-hunk', function()
   user_set('c.txt', 31, 'H2 edited by the user')
   local before = lines_of('c.txt')
   local result = request('reject', { hunk = op3 .. '#2' })
@@ -204,7 +176,6 @@ end)
 
 if client_id then
   compat.stop(client_id)
-  wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end)
+  H.wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end)
 end
-results:close()
-vim.cmd('qall!')
+H.finish()

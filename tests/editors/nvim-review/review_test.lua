@@ -1,66 +1,20 @@
--- Headless Neovim 0.7.2 with the hashline plugin (setup{} starts `hashline lsp` and attaches the
--- buffer). The agent is the `hashline` CLI, a separate process that finds the sidecar; the user
--- types with nvim_buf_set_lines and reviews with :HashlineReview, the quickfix mappings and
--- :HashlineAccept. Writes "PASS name" / "FAIL name: why" lines to $RESULTS, then quits.
-local bin = assert(os.getenv('HASHLINE_BIN'))
-local work = assert(os.getenv('WORK'))
-local results = assert(io.open(assert(os.getenv('RESULTS')), 'w'))
-local ws = work .. '/ws'
+-- Headless Neovim (each tested version) with the hashline plugin (setup{} starts `hashline lsp`
+-- and attaches the buffer). The agent is the `hashline` CLI, a separate process that finds the
+-- sidecar; the user types with nvim_buf_set_lines and reviews with :HashlineReview, the quickfix
+-- mappings and :HashlineAccept. Writes "PASS name" / "FAIL name: why" lines to $RESULTS
+-- (common.lua), then quits.
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/../neovim/common.lua')
+local ws = H.work .. '/ws'
 local path = ws .. '/c.txt'
 
-local function record(ok, name, why)
-  results:write((ok and 'PASS ' or 'FAIL ') .. name .. (ok and '' or (': ' .. tostring(why))) .. '\n')
-  results:flush()
-end
-local function wait(ms, cond) return vim.wait(ms, cond, 20) end
-local function step(name, fn)
-  local ok, why = pcall(fn)
-  record(ok, name, why)
-  return ok
-end
-
-local function numbered(n)
-  local lines = {}
-  for i = 1, n do lines[i] = 'line ' .. i end
-  return lines
-end
-local disk_text = table.concat(numbered(60), '\n') .. '\n'
-local function read_disk()
-  local f = assert(io.open(path, 'rb'))
-  local text = f:read('*a')
-  f:close()
-  return text
-end
-
--- The CLI without blocking the event loop (the sidecar calls back into this Neovim meanwhile).
-local function cli(args, stdin)
-  local out, err, code = {}, {}, nil
-  local cmd = { bin }
-  vim.list_extend(cmd, args)
-  local job = vim.fn.jobstart(cmd, {
-    cwd = ws,
-    stdout_buffered = true,
-    stderr_buffered = true,
-    on_stdout = function(_, data) out = data end,
-    on_stderr = function(_, data) err = data end,
-    on_exit = function(_, c) code = c end,
-  })
-  assert(job > 0, 'cannot start ' .. bin)
-  if stdin then vim.fn.chansend(job, stdin) end
-  vim.fn.chanclose(job, 'stdin')
-  assert(wait(30000, function() return code ~= nil end), 'CLI did not exit')
-  return code, table.concat(out, '\n'), table.concat(err, '\n')
-end
-
+local disk_text = H.numbered(60)
 vim.fn.mkdir(ws .. '/.git', 'p')
-local f = assert(io.open(path, 'wb'))
-f:write(disk_text)
-f:close()
+H.write_file(path, disk_text)
 
 local hashline = require('hashline')
 local review = require('hashline.review')
 local bufnr, op
-local expected = numbered(60)
+local expected = H.numbered_lines(60)
 
 local function lines() return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false) end
 local function expect_lines(want)
@@ -79,7 +33,7 @@ local function sign_lines()
   return out
 end
 local function wait_signs(want)
-  local ok = wait(10000, function() return vim.deep_equal(sign_lines(), want) end)
+  local ok = H.wait(10000, function() return vim.deep_equal(sign_lines(), want) end)
   assert(ok, 'signs at ' .. vim.inspect(sign_lines()) .. ', want ' .. vim.inspect(want))
 end
 local function pending_lines()
@@ -91,47 +45,47 @@ local function pending_lines()
   return out
 end
 
-local ok = step('attach-with-setup', function()
+local ok = H.test('attach-with-setup', function()
   hashline.setup({
-    cmd = { bin, 'lsp', '--log-file', work .. '/hashline.log', '--log-level', 'debug' },
+    cmd = { H.bin, 'lsp', '--log-file', H.work .. '/hashline.log', '--log-level', 'debug' },
     review_debounce = 50,
   })
   vim.cmd('edit ' .. path)
   bufnr = vim.api.nvim_get_current_buf()
-  assert(wait(10000, function()
+  assert(H.wait(10000, function()
     local client = hashline.client(bufnr)
     return client ~= nil and client.initialized and client.attached_buffers[bufnr]
   end), 'not attached')
 end)
 
-ok = ok and step('agent-op-of-3-hunks-gets-3-signs', function()
-  local code, out, err = cli({ 'read', 'c.txt', '--session', 'agent' })
+ok = ok and H.test('agent-op-of-3-hunks-gets-3-signs', function()
+  local code, out, err = H.cli(ws, { 'read', 'c.txt', '--session', 'agent' })
   assert(code == 0, 'read: ' .. out .. err)
-  code, out, err = cli({ 'replace', 'c.txt', '--session', 'agent', '--agent', 'bot', '--edits', '-' },
+  code, out, err = H.cli(ws, { 'replace', 'c.txt', '--session', 'agent', '--agent', 'bot', '--edits', '-' },
     vim.fn.json_encode({ { old = 'line 10\n', new = 'H1\n' }, { old = 'line 30\n', new = 'H2\n' },
       { old = 'line 50\n', new = 'H3\n' } }))
   assert(code == 0, 'replace: ' .. out .. err)
   expected[10], expected[30], expected[50] = 'H1', 'H2', 'H3'
   expect_lines(expected)
-  assert(read_disk() == disk_text, 'disk changed')
+  assert(H.read_file(path) == disk_text, 'disk changed')
   wait_signs({ 10, 30, 50 })
   local log = assert(hashline.log(bufnr))
   op = tostring(log.ops[#log.ops].op)
 end)
 
-ok = ok and step('user-types-above-hunk-1-signs-move', function()
+ok = ok and H.test('user-types-above-hunk-1-signs-move', function()
   vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { 'typed 1', 'typed 2' })
   table.insert(expected, 1, 'typed 2')
   table.insert(expected, 1, 'typed 1')
   expect_lines(expected)
   wait_signs({ 12, 32, 52 })
   -- and the refresh from the server (debounced after the typing) agrees
-  assert(wait(10000, function() return vim.deep_equal(pending_lines(), { 12, 32, 52 }) end),
+  assert(H.wait(10000, function() return vim.deep_equal(pending_lines(), { 12, 32, 52 }) end),
     'server sees pending at ' .. vim.inspect(pending_lines()))
   wait_signs({ 12, 32, 52 })
 end)
 
-ok = ok and step('review-quickfix-lists-3-hunks-at-current-lines', function()
+ok = ok and H.test('review-quickfix-lists-3-hunks-at-current-lines', function()
   vim.cmd('HashlineReview')
   local items = vim.fn.getqflist()
   assert(#items == 3, vim.inspect(items))
@@ -147,19 +101,19 @@ ok = ok and step('review-quickfix-lists-3-hunks-at-current-lines', function()
   assert(vim.fn.getqflist({ title = 1 }).title == review.qf_title, 'title')
 end)
 
-ok = ok and step('reject-hunk-1-with-quickfix-mapping', function()
+ok = ok and H.test('reject-hunk-1-with-quickfix-mapping', function()
   vim.api.nvim_win_set_cursor(0, { 1, 0 })
   vim.api.nvim_feedkeys('r', 'x', false)
   expected[12] = 'line 10'
   expect_lines(expected)
   assert(vim.bo[bufnr].modified, 'the buffer is no longer unsaved')
-  assert(read_disk() == disk_text, 'disk changed')
+  assert(H.read_file(path) == disk_text, 'disk changed')
   wait_signs({ 32, 52 })
   local items = vim.fn.getqflist()
   assert(#items == 2 and items[1].text:find(op .. '#2', 1, true), 'review list: ' .. vim.inspect(items))
 end)
 
-ok = ok and step('accept-hunk-3-with-quickfix-mapping', function()
+ok = ok and H.test('accept-hunk-3-with-quickfix-mapping', function()
   vim.api.nvim_win_set_cursor(0, { 2, 0 }) -- hunk 3 is the second entry now
   vim.api.nvim_feedkeys('a', 'x', false)
   wait_signs({ 32 })
@@ -170,7 +124,7 @@ ok = ok and step('accept-hunk-3-with-quickfix-mapping', function()
   assert(#items == 1, 'review list: ' .. vim.inspect(items))
 end)
 
-ok = ok and step('accept-command-under-cursor', function()
+ok = ok and H.test('accept-command-under-cursor', function()
   vim.cmd('wincmd p')
   assert(vim.api.nvim_get_current_buf() == bufnr, 'back in the file')
   vim.api.nvim_win_set_cursor(0, { 32, 0 })
@@ -181,15 +135,15 @@ end)
 
 -- An agent op through the CLI (read + replace by session `agent`); returns its op id.
 local function agent_op(edits)
-  local code, out, err = cli({ 'read', 'c.txt', '--session', 'agent' })
+  local code, out, err = H.cli(ws, { 'read', 'c.txt', '--session', 'agent' })
   assert(code == 0, 'read: ' .. out .. err)
-  code, out, err = cli({ 'replace', 'c.txt', '--session', 'agent', '--edits', '-' }, vim.fn.json_encode(edits))
+  code, out, err = H.cli(ws, { 'replace', 'c.txt', '--session', 'agent', '--edits', '-' }, vim.fn.json_encode(edits))
   assert(code == 0, 'replace: ' .. out .. err)
   local log = assert(hashline.log(bufnr))
   return tostring(log.ops[#log.ops].op)
 end
 
-ok = ok and step('quickfix-R-rejects-and-A-accepts-whole-ops', function()
+ok = ok and H.test('quickfix-R-rejects-and-A-accepts-whole-ops', function()
   local op2 = agent_op({ { old = 'line 54\n', new = 'R54\n' }, { old = 'line 58\n', new = 'R58\n' } })
   local op3 = agent_op({ { old = 'line 15\n', new = 'A15\n' }, { old = 'line 25\n', new = 'A25\n' } })
   expected[56], expected[60], expected[17], expected[27] = 'R54', 'R58', 'A15', 'A25'
@@ -212,7 +166,7 @@ ok = ok and step('quickfix-R-rejects-and-A-accepts-whole-ops', function()
   expect_lines(expected)
 end)
 
-ok = ok and step('quickfix-r-on-a-hunk-the-user-changed-is-refused', function()
+ok = ok and H.test('quickfix-r-on-a-hunk-the-user-changed-is-refused', function()
   local op4 = agent_op({ { old = 'line 35\n', new = 'Q35\n' } })
   expected[37] = 'Q35'
   expect_lines(expected)
@@ -244,7 +198,7 @@ attach.apply_edit_handler = function(err, params, ctx, cfg)
   return original(err, params, ctx, cfg)
 end
 
-ok = ok and step('confirm-edit-applies-with-resolving-annotations', function()
+ok = ok and H.test('confirm-edit-applies-with-resolving-annotations', function()
   assert(hashline.read(bufnr, { session = 'agent2' }).status == 'ok', 'read')
   local result = assert(hashline.replace(bufnr, { { old = 'line 20\n', new = 'C20\n' } },
     { session = 'agent2', confirm = true }))
@@ -263,7 +217,7 @@ ok = ok and step('confirm-edit-applies-with-resolving-annotations', function()
   wait_signs({ 22 })
 end)
 
-ok = ok and step('confirm-edit-declined-is-refused', function()
+ok = ok and H.test('confirm-edit-declined-is-refused', function()
   local asked = 0
   require('hashline.config').get().confirm_prompt = function(params)
     asked = asked + 1
@@ -280,7 +234,7 @@ ok = ok and step('confirm-edit-declined-is-refused', function()
   wait_signs({ 22 })
 end)
 
-ok = ok and step('plain-edit-is-not-prompted', function()
+ok = ok and H.test('plain-edit-is-not-prompted', function()
   local asked = 0
   require('hashline.config').get().confirm_prompt = function() asked = asked + 1 return false end
   local result = assert(hashline.replace(bufnr, { { old = 'line 41\n', new = 'P41\n' } }, { session = 'agent2' }))
@@ -291,11 +245,11 @@ ok = ok and step('plain-edit-is-not-prompted', function()
   expect_lines(expected)
 end)
 
-ok = ok and step('cli-confirm-flag-sends-annotations', function()
+ok = ok and H.test('cli-confirm-flag-sends-annotations', function()
   seen = nil
-  local code, out, err = cli({ 'read', 'c.txt', '--session', 'agent3' })
+  local code, out, err = H.cli(ws, { 'read', 'c.txt', '--session', 'agent3' })
   assert(code == 0, 'read: ' .. out .. err)
-  code, out, err = cli({ '--confirm', 'replace', 'c.txt', '--session', 'agent3', '--old', 'line 45',
+  code, out, err = H.cli(ws, { '--confirm', 'replace', 'c.txt', '--session', 'agent3', '--old', 'line 45',
     '--new', 'K45', '--json' })
   assert(code == 0, 'replace: ' .. out .. err)
   local result = vim.fn.json_decode(out)
@@ -307,7 +261,7 @@ end)
 
 -- With confirm_prompt unset: 0.12+ asks (the plugin's own confirm(), since a "No" in Neovim's
 -- dialog is answered applied=true) and a "No" is refused; older versions apply without asking.
-ok = ok and step('confirm-default-of-this-version', function()
+ok = ok and H.test('confirm-default-of-this-version', function()
   local answers, prompts = {}, {}
   local real_confirm = vim.fn.confirm
   vim.fn.confirm = function(msg, ...)
@@ -344,12 +298,11 @@ ok = ok and step('confirm-default-of-this-version', function()
   end
 end)
 
-step('checkhealth-clean', function()
+H.test('checkhealth-clean', function()
   vim.cmd('checkhealth hashline')
   local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
   assert(text:find('OK', 1, true), 'no OK in: ' .. text)
   assert(not text:find('ERROR', 1, true) and not text:find('WARN', 1, true), 'warnings or errors in: ' .. text)
 end)
 
-results:close()
-vim.cmd('qall!')
+H.finish()
