@@ -1,50 +1,14 @@
 -- Headless Neovim (each tested version; a plain LSP client through the plugin's version shims,
--- compat.lua) as the editor of `hashline lsp`: type into a real buffer in many ways
--- and check after each step that hashline/snapshot (SHA-256, line count, version) equals the
--- buffer's own text as Neovim sends it (lines joined by the fileformat's EOL, plus a final EOL
--- when 'eol' is set).
---
--- Run by run.sh:  nvim --headless --clean -n -i NONE -c "luafile mirror_test.lua"
--- Env: HASHLINE_BIN (the binary), WORK (scratch dir). Writes $WORK/results.txt; exits 0 when
--- every check passed (qa!), 1 otherwise (cq!).
-local bin = assert(os.getenv('HASHLINE_BIN'), 'HASHLINE_BIN is not set')
-local work = os.getenv('WORK') or '/tmp/hashline-nvim-mirror'
-vim.fn.mkdir(work, 'p')
-local out = assert(io.open(work .. '/results.txt', 'w'))
-local passed, failed = 0, 0
-local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
-local compat = dofile(here .. '/../../../editors/nvim/lua/hashline/compat.lua')
-
-local function say(line)
-  out:write(line .. '\n')
-  out:flush()
-end
-
-local function record(name, ok, detail)
-  if ok then
-    passed = passed + 1
-    say('PASS ' .. name)
-  else
-    failed = failed + 1
-    say('FAIL ' .. name .. (detail and (': ' .. detail) or ''))
-  end
-end
-
-local function finish()
-  say(string.format('%d passed, %d failed', passed, failed))
-  out:close()
-  vim.cmd((failed == 0 and passed > 0) and 'qa!' or 'cq!')
-end
+-- compat.lua) as the editor of `hashline lsp`: type into a real buffer in many ways and check
+-- after each step that hashline/snapshot (SHA-256, line count, version) equals the buffer's own
+-- text as Neovim sends it (lines joined by the fileformat's EOL, plus a final EOL when 'eol' is
+-- set). Writes one "PASS name" / "FAIL name: why" line per check to $RESULTS (common.lua), then
+-- quits.
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/../neovim/common.lua')
+local compat = H.compat
+local work = H.work
 
 local client_id, bufnr, client
-
--- The text Neovim's LSP client mirrors for the buffer (vim.lsp's buf_get_full_text).
-local function buffer_text(buf)
-  local eol = ({ unix = '\n', dos = '\r\n', mac = '\r' })[vim.bo[buf].fileformat]
-  local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, true), eol)
-  if vim.bo[buf].eol then text = text .. eol end
-  return text
-end
 
 -- hashline/snapshot, synchronously (spins the event loop while waiting).
 local function snapshot(buf)
@@ -58,9 +22,9 @@ end
 
 local function check(name, buf)
   buf = buf or bufnr
-  local text = buffer_text(buf)
+  local text = H.lsp_text(buf)
   local snap, err = snapshot(buf)
-  if not snap then return record(name, false, err) end
+  if not snap then return H.record(false, name, err) end
   local want = vim.fn.sha256(text)
   local unified = text:gsub('\r\n', '\n') -- CRLF is one line break
   local _, breaks = unified:gsub('[\r\n]', '')
@@ -73,25 +37,21 @@ local function check(name, buf)
   if tick and snap.version ~= tick then
     table.insert(problems, 'version ' .. snap.version .. ' ~= buffer version ' .. tick)
   end
-  record(name, #problems == 0, table.concat(problems, '; '))
+  H.record(#problems == 0, name, table.concat(problems, '; '))
 end
 
-local function keys(sequence)
-  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(sequence, true, false, true), 'xt', false)
-end
+local keys = H.type_keys
 
 local ok, err = pcall(function()
   local sample = work .. '/sample.txt'
-  local f = assert(io.open(sample, 'w'))
-  f:write('hello world\nemoji \u{1F600} here\n\u{4E2D}\u{6587} line\n\tindented\nlast line\n')
-  f:close()
+  H.write_file(sample, 'hello world\nemoji \u{1F600} here\n\u{4E2D}\u{6587} line\n\tindented\nlast line\n')
   vim.cmd('edit ' .. vim.fn.fnameescape(sample))
   bufnr = vim.api.nvim_get_current_buf()
 
   local initialized = false
   client_id = compat.start_client({
     name = 'hashline',
-    cmd = { bin, 'lsp', '--log-file', work .. '/hashline.log', '--log-level', 'debug' },
+    cmd = { H.bin, 'lsp', '--log-file', work .. '/hashline.log', '--log-level', 'debug' },
     root_dir = work,
     flags = { debounce_text_changes = 0 },
     on_init = function() initialized = true end,
@@ -104,8 +64,8 @@ local ok, err = pcall(function()
   -- the server takes: the checks below then run on byte columns instead of UTF-16 ones.
   local offered = vim.tbl_get(vim.lsp.protocol.make_client_capabilities(), 'general', 'positionEncodings') or {}
   local expected = vim.tbl_contains(offered, 'utf-8') and 'utf-8' or 'utf-16'
-  record('negotiated ' .. expected .. ' (Neovim offers ' .. (#offered > 0 and table.concat(offered, ', ') or 'none')
-    .. ')', client.offset_encoding == expected, client.offset_encoding)
+  H.record(client.offset_encoding == expected, 'negotiated ' .. expected .. ' (Neovim offers '
+    .. (#offered > 0 and table.concat(offered, ', ') or 'none') .. ')', client.offset_encoding)
 
   check('didOpen mirrors the file')
 
@@ -189,9 +149,7 @@ local ok, err = pcall(function()
   vim.cmd('write')
   check('after :write')
   local other = work .. '/other.txt'
-  local g = assert(io.open(other, 'w'))
-  g:write('second\r\nfile\r\n')
-  g:close()
+  H.write_file(other, 'second\r\nfile\r\n')
   vim.cmd('edit ++ff=dos ' .. vim.fn.fnameescape(other))
   local buf2 = vim.api.nvim_get_current_buf()
   vim.lsp.buf_attach_client(buf2, client_id)
@@ -204,5 +162,5 @@ local ok, err = pcall(function()
   compat.stop(client_id)
   vim.wait(500)
 end)
-if not ok then record('script error', false, tostring(err)) end
-finish()
+if not ok then H.record(false, 'script error', tostring(err)) end
+H.finish()
