@@ -7,14 +7,17 @@
 -- the hunk) and rejects the second (:HashlineReject). Checks: the connection (sidecar log, the IDE
 -- tools in the model's requests), the review, the accepted text in the buffer with the typing kept,
 -- one journaled op by claude-code, Claude Code's own write equal to the buffer (no second op, no
--- conflict), the rejected edit leaving buffer and disk alone and Claude Code telling its model so.
--- With CAPTURE set, Claude Code talks to hashline through ws_capture.py, which logs every message.
-local H = dofile(assert(os.getenv('REPO_ROOT')) .. '/tests/editors/nvim-edits/harness.lua')
-local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h')
+-- conflict), the rejected edit leaving buffer and disk alone and Claude Code telling its model so,
+-- and the user's :write afterwards asking nothing (the sidecar told Neovim that Claude Code's write
+-- equals the buffer). With CAPTURE set, Claude Code talks to hashline through ws_capture.py, which
+-- logs every message. Writes PASS / FAIL / NOTE lines to $RESULTS (common.lua), then quits.
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local H = dofile(here .. '/../neovim/common.lua')
 local claude_bin = assert(os.getenv('CLAUDE_BIN'), 'CLAUDE_BIN not set')
 local fake_model = assert(os.getenv('FAKE_MODEL'), 'FAKE_MODEL not set')
 local timeout_ms = tonumber(os.getenv('CLAUDE_TIMEOUT_MS') or '') or 120000
 local capture = os.getenv('CAPTURE') == '1'
+H.note('claude ' .. (os.getenv('CLAUDE_VERSION') or '(version unknown)'))
 -- The default permission mode: Claude Code shows an Edit to the IDE (openDiff) only when it asks
 -- the user's permission for it; with --dangerously-skip-permissions (or the "auto" mode 2.1.332
 -- starts in without --permission-mode) it writes the file without asking the IDE at all.
@@ -29,9 +32,7 @@ end
 local TYPED = 'typed by the user, not saved'
 local EDIT1_OLD, EDIT1_NEW = LINES[10], LINES[10] .. ', changed by Claude (accepted)'
 local EDIT2_OLD, EDIT2_NEW = LINES[20], LINES[20] .. ', changed by Claude (rejected)'
-local function text_of(lines)
-  return table.concat(lines, '\n') .. '\n'
-end
+local text_of = H.text_of
 local function with(lines, i, text)
   local out = vim.deepcopy(lines)
   out[i] = text
@@ -51,23 +52,6 @@ local requests_log = H.work .. '/requests.jsonl'
 
 local function test(name, fn)
   return H.test('claude-ide: ' .. name, fn)
-end
-
--- A check of a known product bug: PASS when it passes (then a NOTE says to drop the marker),
--- else XFAIL with the reason — neither fails the run.
-function H.xtest(bug, name, fn)
-  if not bug then
-    return H.test(name, fn)
-  end
-  local ok, err = pcall(fn)
-  local f = assert(io.open(os.getenv('RESULTS'), 'a'))
-  if ok then
-    f:write('PASS ' .. name .. '\nNOTE the known bug "' .. bug .. '" is gone: drop known_bug in claude_ide_test.lua\n')
-  else
-    f:write('XFAIL ' .. name .. ' (known bug: ' .. bug .. '): ' .. tostring(err):gsub('[\r\n]+', ' | ') .. '\n')
-  end
-  f:close()
-  return ok
 end
 
 local function json_lines(path)
@@ -113,14 +97,15 @@ local function tool_result(id)
   end
 end
 
+-- `hashline ARGS --json` in the workspace: its result; fails unless it exits 0.
 local function cli_json(args)
-  local code, out, err = H.cli(ws, args)
-  H.eq(0, code, 'hashline ' .. table.concat(args, ' ') .. ' (stderr ' .. err .. ')')
-  return vim.fn.json_decode(out), out
+  local code, result, raw = H.cli_json(ws, args)
+  H.eq(0, code, 'hashline ' .. table.concat(args, ' ') .. ' --json (' .. raw .. ')')
+  return result, raw
 end
 
 local function pending_hunks()
-  local result = cli_json({ 'pending', 'a.txt', '--json' })
+  local result = cli_json({ 'pending', 'a.txt' })
   local hunks = {}
   for _, file in ipairs(result.files or {}) do
     for _, hunk in ipairs(file.hunks or {}) do
@@ -131,7 +116,7 @@ local function pending_hunks()
 end
 
 local function ops_by(agent)
-  local log = cli_json({ 'log', '--json' })
+  local log = cli_json({ 'log' })
   return vim.tbl_filter(function(op) return op.agent == agent end, log.ops or {}), log
 end
 
@@ -293,7 +278,7 @@ local landed = reviewed and test('accepted (:HashlineAccept on the hunk): the ch
   H.eq(1, #ops, 'ops by claude-code: ' .. vim.fn.json_encode(log))
   H.eq(0, #ops_by('disk'), 'reconcile ops (Claude Code\'s write taken for a foreign change): ' .. vim.fn.json_encode(log))
   H.eq(1, #(log.ops or {}), 'journaled ops in all: ' .. vim.fn.json_encode(log))
-  local conflicts = cli_json({ 'conflicts', '--json' })
+  local conflicts = cli_json({ 'conflicts' })
   H.eq(0, #(conflicts.conflicts or {}), 'open conflicts: ' .. vim.fn.json_encode(conflicts))
   local result, is_error = tool_result('toolu_1_0')
   H.check(H.wait(20000, function()
@@ -304,7 +289,10 @@ local landed = reviewed and test('accepted (:HashlineAccept on the hunk): the ch
   H.note('Edit 1 tool_result Claude Code sent the model: ' .. result:sub(1, 300))
   H.eq(want, H.lines(bufnr), 'buffer at the end of the first prompt')
   H.eq(text_of(want), H.read_file(ws .. '/a.txt'), 'disk at the end of the first prompt')
-  H.note("after Claude Code's write the buffer's 'modified' is " .. tostring(vim.bo[bufnr].modified))
+  -- The disk now holds the buffer's text: the sidecar says so (hashline/reconciled, bufferMatchesDisk)
+  -- and the plugin clears 'modified'.
+  H.check(H.wait(5000, function() return not vim.bo[bufnr].modified end),
+    "a.txt still 'modified' although Claude Code wrote exactly its text")
 end)
 
 local rejected = landed and test('the second Edit, rejected (:HashlineReject): buffer and disk unchanged, Claude Code tells its model', function()
@@ -333,21 +321,18 @@ local rejected = landed and test('the second Edit, rejected (:HashlineReject): b
   H.check(ops[1].inEffect and ops[1].hunks[1].state == 'accepted', 'the first op accepted, in effect: ' .. vim.fn.json_encode(ops[1]))
   H.check(not ops[2].inEffect and ops[2].hunks[1].state == 'reverted', 'the second op reverted: ' .. vim.fn.json_encode(ops[2]))
   H.eq(0, #ops_by('disk'), 'reconcile ops at the end: ' .. vim.fn.json_encode(log))
-  local conflicts = cli_json({ 'conflicts', '--json' })
+  local conflicts = cli_json({ 'conflicts' })
   H.eq(0, #(conflicts.conflicts or {}), 'open conflicts at the end: ' .. vim.fn.json_encode(conflicts))
 end)
 
 -- Claude Code wrote the buffer's text to disk behind Neovim: the user's own :write afterwards must
 -- not be taken for writing over a foreign change ("The file has been changed since reading it").
--- KNOWN BUG (reported with issue 22): the reconciler takes Claude Code's write for the editor's own
--- save (lsp/reconcile/reconciler.cpp, "saved by the editor") and sends no hashline/reconciled, so
--- the plugin never clears 'modified' nor takes the file's new timestamp, and this :write asks.
--- Recorded as XFAIL while it fails; once it passes, drop `known_bug`.
-local known_bug = 'no hashline/reconciled after Claude Code wrote the accepted text'
+-- The reconciler answers such a write (exactly the buffer's text) with hashline/reconciled
+-- (merged, 0 hunks, bufferMatchesDisk), so the plugin takes the file's new timestamp.
 if rejected then
-  H.xtest(known_bug, "claude-ide: the user's :write afterwards: no \"changed since reading\" prompt, nothing journaled", function()
+  test("the user's :write afterwards: no \"changed since reading\" prompt, nothing journaled", function()
     local want = typed_plus(with(LINES, 10, EDIT1_NEW))
-    local before = #(cli_json({ 'log', '--json' }).ops or {})
+    local before = #(cli_json({ 'log' }).ops or {})
     local writing, prompted = true, false
     local watchdog = H.compat.uv.new_timer()
     watchdog:start(5000, 0, function()
@@ -364,7 +349,7 @@ if rejected then
     H.eq(text_of(want), H.read_file(ws .. '/a.txt'), 'disk after :write')
     H.check(not vim.bo[bufnr].modified, 'a.txt not modified after :write')
     vim.wait(1500)
-    H.eq(before, #(cli_json({ 'log', '--json' }).ops or {}), 'journaled ops after the save')
+    H.eq(before, #(cli_json({ 'log' }).ops or {}), 'journaled ops after the save')
     H.eq(want, H.lines(bufnr), 'buffer after the save')
   end)
 end
@@ -384,4 +369,4 @@ for _, job in ipairs({ model_job, capture_job }) do
   end
 end
 H.reset()
-vim.cmd('qall!')
+H.finish()
