@@ -3,9 +3,9 @@
 # installs Claude Code, OpenAI Codex CLI and Gemini CLI from npm into this directory (npm ci:
 # package.json + package-lock.json), then runs agent_test.lua in headless Neovim with the plugin
 # (editors/nvim) on 'runtimepath'. The CLIs are driven by fake_model.mjs, a scripted local model
-# endpoint. Prints PASS / FAIL / NOTE lines and "agent-cli: N passed, M failed". Exits 0 with a
-# SKIP line only when node/npm are missing or `npm ci` cannot install the CLIs; exits non-zero on
-# any failure.
+# endpoint. Prints PASS / FAIL / NOTE lines and "agent-cli: N passed, M failed". Exits non-zero
+# on any failure, a missing node/npm or an `npm ci` that cannot install the CLIs included: a suite
+# that could not run has not passed.
 # Usage: HASHLINE_BIN=build/hashline tests/editors/agent-cli/run.sh
 # Env: KEEP=1 keeps the work dir; SIDECAR_LOG=1 gives the sidecar a debug log there;
 # AGENTS (default claude,codex,gemini); AGENT_TIMEOUT_MS (default 120000) per CLI run; CODEX_SANDBOX
@@ -18,19 +18,19 @@ case "$bin" in /*) ;; *) bin="$root/$bin" ;; esac
 [ -x "$bin" ] || { echo "agent-cli: no hashline binary at $bin (set HASHLINE_BIN)" >&2; exit 2; }
 command -v nvim >/dev/null || { echo "agent-cli: nvim not installed (apt-get install -y neovim)" >&2; exit 2; }
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "SKIP agent-cli: node/npm not installed, cannot install the codex CLI"
-  exit 0
+  echo "FAIL agent-cli: node/npm not installed, so the agent CLIs cannot be installed (apt-get install -y nodejs npm)"
+  exit 1
 fi
 codex="$here/node_modules/@openai/codex/bin/codex.js"
 gemini="$here/node_modules/@google/gemini-cli/bundle/gemini.js"
 # Claude Code's native binary comes in a per-platform optional dependency; its postinstall copies
-# it over bin/claude.exe, which a run with scripts disabled leaves a stub: run the binary itself.
+# it over bin/claude.exe (a placeholder until then); run the binary itself.
 case "$(uname -m)" in aarch64 | arm64) claude_arch=arm64 ;; *) claude_arch=x64 ;; esac
 claude="$here/node_modules/@anthropic-ai/claude-code-linux-$claude_arch/claude"
 if [ ! -f "$codex" ] || [ ! -f "$gemini" ] || [ ! -x "$claude" ] || ! (cd "$here" && npm ls --silent >/dev/null 2>&1); then
   if ! install_log="$(cd "$here" && timeout 600 npm ci --no-audit --no-fund 2>&1)"; then
-    echo "SKIP agent-cli: npm ci of @anthropic-ai/claude-code, @openai/codex and @google/gemini-cli failed: $(echo "$install_log" | tail -3 | tr '\n' ' ')"
-    exit 0
+    echo "FAIL agent-cli: npm ci of @anthropic-ai/claude-code, @openai/codex and @google/gemini-cli failed (is the npm registry reachable?): $(echo "$install_log" | tail -3 | tr '\n' ' ')"
+    exit 1
   fi
 fi
 versions=()

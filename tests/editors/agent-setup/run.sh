@@ -15,7 +15,7 @@ bin="${HASHLINE_BIN:-$root/build/hashline}"
 case "$bin" in /*) ;; *) bin="$root/$bin" ;; esac
 [ -x "$bin" ] || { echo "agent-setup: no hashline binary at $bin (set HASHLINE_BIN)" >&2; exit 2; }
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  echo "SKIP agent-setup: node/npm not installed"; exit 0
+  echo "FAIL agent-setup: node/npm not installed, so the agent CLIs cannot be installed (apt-get install -y nodejs npm)"; exit 1
 fi
 if ! (cd "$here" && npm ls --silent >/dev/null 2>&1); then
   # npm ci refuses this lock file where the registry lacks the CLIs' other-platform optional
@@ -23,7 +23,7 @@ if ! (cd "$here" && npm ls --silent >/dev/null 2>&1); then
   # installs the same pinned versions from it without rewriting it.
   if ! log="$(cd "$here" && { timeout 900 npm ci --no-audit --no-fund 2>&1 ||
     timeout 900 npm install --no-save --no-audit --no-fund 2>&1; })"; then
-    echo "SKIP agent-setup: npm ci failed: $(echo "$log" | tail -3 | tr '\n' ' ')"; exit 0
+    echo "FAIL agent-setup: npm ci failed (is the npm registry reachable?): $(echo "$log" | tail -3 | tr '\n' ' ')"; exit 1
   fi
 fi
 nm="$here/node_modules/.bin"
