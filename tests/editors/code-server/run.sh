@@ -4,9 +4,12 @@
 # extension's unit tests and builds its .vsix (npm ci, npm test, npm run package), installs it
 # into a fresh code-server profile with files.autoSave off, starts code-server on a free loopback
 # port and runs driver/drive.mjs (see there for the checks). Called by scripts/test with HASHLINE_BIN set.
+# The part `claude` also runs the real Claude Code CLI (tests/editors/claude-ide/install.sh gives
+# the binary; a failed install fails the run) with a private CLAUDE_CONFIG_DIR in the scratch dir,
+# which code-server (and so the sidecar, for its lock file) gets too.
 #
 # Env: HASHLINE_BIN  the hashline binary (default: <repo>/build/hashline)
-#      CS_PARTS      which parts run: mirror,tools,commands,cli,review,confirm,reconcile,eyes (default below; parts left out print NOT RUN)
+#      CS_PARTS      which parts run: mirror,tools,commands,cli,review,confirm,reconcile,eyes,claude (default below; parts left out print NOT RUN)
 #      CS_TEST_DIR   scratch dir (default: a new /tmp/hashline-code-server.XXXXXX, kept on failure)
 #      CS_CACHE      install cache (default: .cache next to this script)   CS_VERBOSE=1 more output
 # Exit 0 only when every check that ran passed. If code-server cannot be installed, it says so and
@@ -17,7 +20,7 @@ root="$(cd "$here/../../.." && pwd)"
 export CS_CACHE="${CS_CACHE:-$here/.cache}"
 HASHLINE_BIN="${HASHLINE_BIN:-$root/build/hashline}"
 # Every part runs by default; leave one out (CS_PARTS=...) only to narrow down a failure.
-CS_PARTS="${CS_PARTS:-mirror,tools,commands,cli,review,confirm,reconcile,eyes}"
+CS_PARTS="${CS_PARTS:-mirror,tools,commands,cli,review,confirm,reconcile,eyes,claude}"
 cs_version=4.100.3
 
 setup_failed() {
@@ -49,10 +52,20 @@ echo "code-server test: extension unit tests: $(grep -E '^# (pass|fail) ' "$CS_C
   { tail -30 "$CS_CACHE/vscode-package.log" >&2; setup_failed "npm run package in editors/vscode"; }
 [ -f "$ext/hashline.vsix" ] || setup_failed "npm run package made no editors/vscode/hashline.vsix"
 
+# 2b. Claude Code, for the part `claude` (install.sh prints only the binary's path)
+CLAUDE_BIN=""
+if [[ ",$CS_PARTS," == *",claude,"* ]]; then
+  CLAUDE_BIN="$("$root/tests/editors/claude-ide/install.sh")" ||
+    setup_failed "Claude Code could not be installed (tests/editors/claude-ide/install.sh, see the lines above)"
+  [ -x "$CLAUDE_BIN" ] || setup_failed "tests/editors/claude-ide/install.sh gave no runnable binary: '$CLAUDE_BIN'"
+fi
+
 # 3. a fresh profile and workspace
 T="${CS_TEST_DIR:-$(mktemp -d /tmp/hashline-code-server.XXXXXX)}"
 rm -rf "$T" && mkdir -p "$T/ws" "$T/exts" "$T/user/User" "$T/hooks" "$T/state"
 mkdir -m 0700 "$T/run"
+# Claude Code's config dir (its lock files ide/<port>.lock, .claude.json) and HOME stay in here, never ~/.claude.
+mkdir -p "$T/claude/home" && mkdir -m 0700 "$T/claude/config"
 greek=(alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma
        tau upsilon phi chi psi omega)
 for i in "${!greek[@]}"; do printf '%s %02d\n' "${greek[$i]}" $((i + 1)); done > "$T/ws/sample.txt"
@@ -74,7 +87,8 @@ cat > "$T/user/User/settings.json" <<JSON
   "editor.suggestOnTriggerCharacters": false,
   "workbench.enableExperiments": false,
   "telemetry.telemetryLevel": "off",
-  "security.workspace.trust.enabled": false
+  "security.workspace.trust.enabled": false,
+  "hashline.claudeIde": "on"
 }
 JSON
 
@@ -87,6 +101,7 @@ printf '{\n  "hashline.path": "%s"\n}\n' "$HASHLINE_BIN" > "$T/user/Machine/sett
 # a private runtime/state dir, so the CLI finds this sidecar and nothing else.
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 export XDG_RUNTIME_DIR="$T/run" XDG_STATE_HOME="$T/state" HASHLINE_VSCODE_TEST_DIR="$T/hooks"
+export CLAUDE_CONFIG_DIR="$T/claude/config"
 setsid "$cs_bin" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
   --disable-workspace-trust --disable-getting-started-override --ignore-last-opened \
   --user-data-dir "$T/user" --extensions-dir "$T/exts" "$T/ws" > "$T/code-server.log" 2>&1 &
@@ -104,10 +119,10 @@ done
 # 5. the browser scenario
 rc=0
 CS_URL="http://127.0.0.1:$port/?folder=$T/ws" CS_WS="$T/ws" CS_TEST_DIR="$T" CS_PARTS="$CS_PARTS" \
-  node "$here/driver/drive.mjs" || rc=$?
+  CLAUDE_BIN="$CLAUDE_BIN" CS_CLAUDE_DIR="$T/claude" node "$here/driver/drive.mjs" || rc=$?
 cleanup; trap - EXIT
 if [ "$rc" != 0 ]; then
-  echo "--- code-server test failed; scratch dir kept: $T (driver.log, screen.png, code-server.log)" >&2
+  echo "--- code-server test failed; scratch dir kept: $T (driver.log, screen.png, code-server.log; the claude part: claude/tty.out, claude/requests.jsonl, claude/drive_claude.log)" >&2
   for f in $(find "$T/user/logs" -name '*hashline.log' 2>/dev/null | head -2); do
     echo "--- $f (last 30 lines)" >&2; tail -30 "$f" >&2
   done

@@ -28,12 +28,18 @@
 //            back anchored on its line and the fix reports it removed; the selection in the editor
 //            is what `hashline context` reports; the extension's document symbols feed
 //            `hashline outline` / `read --symbol`.
+//   claude — the real Claude Code CLI (interactive, under a pty) against a scripted model uses the
+//            sidecar as its IDE (driver/claude.mjs): the status bar item shows it connected, its
+//            Edit is a pending review kept with the ✓ Keep lens (Claude Code writes the buffer's
+//            text, typing included, and Ctrl+S then saves cleanly), "Send Selection to Claude Code"
+//            @-mentions the selected lines in its next prompt, a second Edit is rejected with ✗ Reject.
 // Started by run.sh with: CS_URL CS_WS CS_TEST_DIR CS_CACHE HASHLINE_BIN CS_PARTS (+ the env the
-// CLI needs to find the sidecar). Prints PASS/FAIL lines and "N passed, N failed"; exit 0 iff
+// CLI needs to find the sidecar; for the claude part CLAUDE_BIN, CS_CLAUDE_DIR, CLAUDE_CONFIG_DIR). Prints PASS/FAIL lines and "N passed, N failed"; exit 0 iff
 // every check ran and passed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Hooks, Ledger, launchBrowser, linesOf, parseRows, poll, runCli, runCliAsync, sleep } from './harness.mjs';
+import { partClaude } from './claude.mjs';
 import { partEyes } from './eyes.mjs';
 import { partReconcile } from './reconcile.mjs';
 
@@ -170,9 +176,10 @@ async function partTools(page) {
   }
 }
 
-// Runs a command from the command palette (F1), as a person would.
-async function palette(page, title) {
-  await page.keyboard.press('Escape');
+// Runs a command from the command palette (F1), as a person would. Escape first closes what may be
+// open (a toast, a quick pick); `keepSelection` leaves it out, as Escape in the editor drops the selection.
+async function palette(page, title, { keepSelection = false } = {}) {
+  if (!keepSelection) await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
   await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 10000 });
   await page.keyboard.type(title, { delay: 5 });
@@ -494,14 +501,15 @@ async function main() {
     if (!L.check('extension activated and `hashline lsp` running', state, 'see hashline output channel log (run.sh prints it)')) return;
     L.log('server', JSON.stringify(state.serverInfo));
     await hooks.call('open', { path: sampleName });
-    const all = ['mirror', 'tools', 'commands', 'cli', 'review', 'confirm', 'reconcile', 'eyes'];
+    const all = ['mirror', 'tools', 'commands', 'cli', 'review', 'confirm', 'reconcile', 'eyes', 'claude'];
     for (const p of all) {
       if (!parts.has(p)) { L.notRun(p, 'not in CS_PARTS'); continue; }
       L.log('part', p);
       try {
         await { mirror: partMirror, tools: partTools, commands: partCommands, cli: partCli, review: partReview, confirm: partConfirm,
           reconcile: (pg) => partReconcile(pg, { L, hooks, ws, bin, env, testDir, focusEditor, typeAtLineEnd, docState, toastText }),
-          eyes: (pg) => partEyes(pg, { L, hooks, ws, bin, env, focusEditor, typeAtLineEnd, docState }) }[p](page);
+          eyes: (pg) => partEyes(pg, { L, hooks, ws, bin, env, focusEditor, typeAtLineEnd, docState }),
+          claude: (pg) => partClaude(pg, { L, hooks, ws, bin, env, focusEditor, docState, toastText, palette, domText }) }[p](page);
       } catch (e) {
         L.check(`${p}: ran to the end`, false, String(e && e.stack || e));
       }

@@ -1,6 +1,7 @@
 // Test plumbing for drive.mjs: the headless chromium (playwright-core from the install cache), the
-// file channel to the extension's test hooks, the hashline CLI runners (blocking and not), polling and the check
-// ledger that prints PASS/FAIL lines and the closing "N passed, N failed". Single-threaded (Node).
+// file channel to the extension's test hooks, the hashline CLI runners (blocking and not),
+// long-running children with their output in a file (startLogged), polling and the check ledger
+// that prints PASS/FAIL lines and the closing "N passed, N failed". Single-threaded (Node).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -38,6 +39,20 @@ export class Ledger {
     this.log(ok ? 'PASS' : 'FAIL', name, text.slice(0, 4000));
     return !!ok;
   }
+  // A check of a known product bug: PASS (and a NOTE to drop the marker) once it passes, else
+  // XFAIL with what was seen; neither fails the run.
+  knownBug(bug, name, ok, detail) {
+    if (ok) {
+      this.check(name, true);
+      console.log(`NOTE the known bug "${bug}" is gone: drop its knownBug marker`);
+      return true;
+    }
+    const text = detail === undefined ? '' : ` — ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`;
+    this.xfailed = (this.xfailed || 0) + 1;
+    console.log(`XFAIL ${name} (known bug: ${bug})${text.slice(0, 1000)}`);
+    this.log('XFAIL', name, bug, text.slice(0, 4000));
+    return false;
+  }
   notRun(name, why) {
     console.log(`NOT RUN ${name} (${why})`);
     this.log('NOT RUN', name, why);
@@ -47,7 +62,7 @@ export class Ledger {
   }
   summary() {
     const passed = this.results.length - this.failed;
-    console.log(`${passed} passed, ${this.failed} failed`);
+    console.log(`${passed} passed, ${this.failed} failed${this.xfailed ? `, ${this.xfailed} known bug(s)` : ''}`);
     return this.failed === 0 && passed > 0;
   }
 }
@@ -112,6 +127,30 @@ export function runCliAsync(bin, args, env, limitMs = 60000) {
       resolve({ status, signal, stdout, stderr, json });
     });
   });
+}
+
+// A long-running child (a model endpoint, a TUI driver) whose stdout and stderr go to logFile.
+// child.exited resolves to its exit code (or signal name); child.code holds it once it exited.
+export function startLogged(cmd, args, opts, logFile) {
+  const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = fs.openSync(logFile, 'a');
+  child.stdout.on('data', (d) => open && fs.writeSync(log, d));
+  child.stderr.on('data', (d) => open && fs.writeSync(log, d));
+  let open = true;
+  const end = (text, code, resolve) => {
+    if (!open) return;
+    open = false;
+    if (text) fs.writeSync(log, text);
+    fs.closeSync(log);
+    resolve(code);
+  };
+  child.exited = new Promise((resolve) => {
+    child.on('error', (e) => end(`spawn error: ${e}\n`, null, resolve));
+    child.on('close', (code, signal) => end('', code ?? signal, resolve));
+  });
+  child.code = undefined;
+  child.exited.then((c) => { child.code = c; });
+  return child;
 }
 
 // `12:k3f:9qa→text` rows (the form hashline_read returns) → [{anchor, line, text}].
