@@ -79,6 +79,16 @@ struct ClaudeIde {
   }
 };
 
+// The length of UTF-8 `text` in UTF-16 code units.
+std::size_t utf16Units(const std::string& text) {
+  std::size_t units = 0;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte & 0xC0) != 0x80) units += byte >= 0xF0 ? 2 : 1; // a lead byte; 4-byte: a pair
+  }
+  return units;
+}
+
 // Whether the editor's buffer for `path` differs from the file on disk (nullopt: not open).
 std::optional<bool> bufferDiffersFromDisk(const LspServer& server, const std::string& path) {
   const OpenDocument* open = server.documents().findByPath(path);
@@ -169,12 +179,15 @@ void registerClaudeIde(LspServer& server, HashlineService& service) {
     if (end > begin + kMaxSelectionBytes && !selected.empty() &&
         static_cast<unsigned char>(selected.back()) >= 0xC0)
       selected.pop_back(); // the lead byte of the cut sequence
+    // The end at the last line's end (UTF-16 units, as VS Code counts): Claude Code reads an
+    // end at character 0 as stopping before that line.
+    const std::size_t last_line_units = utf16Units(text.slice(text.lineStartByte(last), end));
     nlohmann::json selection = {{"text", std::move(selected)},
                                 {"filePath", *path},
                                 {"fileUrl", open->uri},
                                 {"selection",
                                  {{"start", {{"line", first}, {"character", 0}}},
-                                  {"end", {{"line", last}, {"character", 0}}},
+                                  {"end", {{"line", last}, {"character", last_line_units}}},
                                   {"isEmpty", false}}}};
     ide.server->broadcast(
         {{"jsonrpc", "2.0"}, {"method", "selection_changed"}, {"params", std::move(selection)}});

@@ -346,7 +346,7 @@ TEST_F(ClaudeIde, SendToClaudeMentionsTheLinesToEveryConnectedClaude) {
   json lock = onlyLock();
   const int port = std::stoi(lockFiles(ideDir()).front().stem().string());
   const fs::path file = root_ / "ws" / "a.txt";
-  client->didOpen("file://" + file.string(), "one\ntwo\nthree\n", 1);
+  client->didOpen("file://" + file.string(), "one\ntwo\nthree \u00e9\U0001F600\n", 1);
   client->sync();
   auto send = [&](json arguments) {
     return client->callResult(
@@ -363,9 +363,12 @@ TEST_F(ClaudeIde, SendToClaudeMentionsTheLinesToEveryConnectedClaude) {
   EXPECT_EQ(sent["sent"], 1) << sent.dump();
   json selected = ide.receive();
   EXPECT_EQ(selected["method"], "selection_changed");
-  EXPECT_EQ(selected["params"]["text"], "two\nthree");
+  EXPECT_EQ(selected["params"]["text"], "two\nthree \u00e9\U0001F600");
   EXPECT_EQ(selected["params"]["filePath"], file.string());
-  EXPECT_EQ(selected["params"]["selection"]["start"]["line"], 1);
+  EXPECT_EQ(selected["params"]["selection"]["start"], json({{"line", 1}, {"character", 0}}));
+  // The end at the last line's end, in UTF-16 units ("three " 6, é 1, 😀 2): Claude Code reads an
+  // end at character 0 as stopping before that line ("lines 2 to 2").
+  EXPECT_EQ(selected["params"]["selection"]["end"], json({{"line", 2}, {"character", 9}}));
   json mention = ide.receive();
   EXPECT_EQ(mention["method"], "at_mentioned");
   EXPECT_EQ(mention["params"]["filePath"], file.string());

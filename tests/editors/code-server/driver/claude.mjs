@@ -273,8 +273,7 @@ export async function partClaude(page, ctx) {
     // selected. It counts an end at character 0 as the line before (VS Code's way for a selection
     // that ends at a line start), and hashline sends the last line's start as the end.
     const said = /The user selected the lines (\d+) to (\d+) from ([^:]+):/.exec(request4 ? JSON.stringify(request4.body) : '');
-    L.knownBug('hashline\'s selection_changed ends at character 0 of the last line, so Claude Code counts one line less',
-      'claude: the same request says "The user selected the lines 3 to 5" of claude.txt (selection_changed)',
+    L.check('claude: the same request says "The user selected the lines 3 to 5" of claude.txt (selection_changed)',
       said && said[1] === '3' && said[2] === '5' && said[3] === file, said ? said[0] : 'no "The user selected the lines" in the request');
 
     // 6. The second Edit (line 20), rejected by clicking ✗ Reject: buffer and disk back as before.

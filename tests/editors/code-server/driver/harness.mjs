@@ -39,20 +39,6 @@ export class Ledger {
     this.log(ok ? 'PASS' : 'FAIL', name, text.slice(0, 4000));
     return !!ok;
   }
-  // A check of a known product bug: PASS (and a NOTE to drop the marker) once it passes, else
-  // XFAIL with what was seen; neither fails the run.
-  knownBug(bug, name, ok, detail) {
-    if (ok) {
-      this.check(name, true);
-      console.log(`NOTE the known bug "${bug}" is gone: drop its knownBug marker`);
-      return true;
-    }
-    const text = detail === undefined ? '' : ` — ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`;
-    this.xfailed = (this.xfailed || 0) + 1;
-    console.log(`XFAIL ${name} (known bug: ${bug})${text.slice(0, 1000)}`);
-    this.log('XFAIL', name, bug, text.slice(0, 4000));
-    return false;
-  }
   notRun(name, why) {
     console.log(`NOT RUN ${name} (${why})`);
     this.log('NOT RUN', name, why);
@@ -62,7 +48,7 @@ export class Ledger {
   }
   summary() {
     const passed = this.results.length - this.failed;
-    console.log(`${passed} passed, ${this.failed} failed${this.xfailed ? `, ${this.xfailed} known bug(s)` : ''}`);
+    console.log(`${passed} passed, ${this.failed} failed`);
     return this.failed === 0 && passed > 0;
   }
 }
