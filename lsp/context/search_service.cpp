@@ -11,6 +11,8 @@
 #include "lsp/service/result_json.h"
 #include "lsp/support/uri.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <sys/stat.h>
@@ -28,7 +30,8 @@ constexpr const char* kNarrowHint =
 
 struct FileToSearch {
   std::string real_path;
-  std::optional<std::string> uri; // open documents: the editor's URI
+  std::optional<std::string> uri;       // open documents: the editor's URI
+  const ScannedFile* scanned = nullptr; // disk files: the scan's read of it
 };
 
 bool isDirectory(const std::string& path) {
@@ -56,7 +59,8 @@ bool inScope(const std::string& real, const std::vector<WalkScope>& scopes, std:
 
 } // namespace
 
-void runSearch(lsp::HashlineService& service, const SearchRequest& request, ServiceCallback done) {
+void runSearch(lsp::HashlineService& service, const SearchRequest& request, ServiceCallback done,
+               const std::function<void()>& after_scan) {
   auto compiled = SearchMatcher::compile(request.pattern, {request.literal, request.ignore_case});
   if (!compiled) return done(lsp::refusalToJSON(compiled.error()));
   const SearchMatcher& matcher = **compiled;
@@ -109,6 +113,7 @@ void runSearch(lsp::HashlineService& service, const SearchRequest& request, Serv
   }
 
   WalkResult found = walkAndScan(walk, matcher);
+  if (after_scan) after_scan();
 
   std::vector<FileToSearch> order;
   std::set<std::string> listed(found.listed.begin(), found.listed.end());
@@ -119,8 +124,8 @@ void runSearch(lsp::HashlineService& service, const SearchRequest& request, Serv
       order.push_back({real, uri});
   }
   const std::size_t open_count = order.size();
-  for (std::string& path : found.candidates)
-    order.push_back({std::move(path), std::nullopt});
+  for (const ScannedFile& scanned : found.candidates)
+    order.push_back({scanned.real_path, std::nullopt, &scanned});
 
   json files = json::array();
   std::size_t hit_count = 0, bytes = 0, not_text = 0, files_left = 0;
@@ -139,19 +144,29 @@ void runSearch(lsp::HashlineService& service, const SearchRequest& request, Serv
       ref.path = file.real_path;
     Result<lsp::ServiceTarget> target = service.locate(ref);
     if (!target) continue;
-    Result<lsp::DocumentSnapshot> now = service.backendFor(*target).snapshot(*target);
+    // A disk file the scan read: its bytes, if the backend finds the file unchanged (never for
+    // an open document: its text is the editor's).
+    bool reused = false;
+    const ScannedFile* scanned = file.scanned;
+    Result<lsp::DocumentSnapshot> now =
+        !target->open && scanned && scanned->kept && target->resolved &&
+                target->resolved->real_path == scanned->real_path
+            ? service.disk().snapshotFromRead(
+                  *target, {scanned->bytes, scanned->before, found.started}, &reused)
+            : service.backendFor(*target).snapshot(*target);
     if (!now) {
       if (now.error().code == ErrorCode::NotText) ++not_text;
       continue;
     }
     if (!now->exists) continue;
     const std::uint32_t line_count = readLineCount(now->text);
-    std::vector<std::uint32_t> hits;
-    {
-      const LineSlices slices = readLineSlices(now->text, 1, line_count);
-      for (std::size_t i = 0; i < slices.size(); ++i)
-        if (matcher.lineMatches(slices.line(i))) hits.push_back(static_cast<std::uint32_t>(i + 1));
-    }
+    // The hit lines, from match positions in the whole text; one more than the hits left, so a
+    // file with more is cut at max_hits as before.
+    std::string flat;
+    if (!reused) flat = now->text.toString();
+    const std::vector<std::uint32_t> hits =
+        matcher.matchingLines(reused ? std::string_view(scanned->bytes) : std::string_view(flat),
+                              request.max_hits - std::min(hit_count, request.max_hits) + 1);
     if (hits.empty()) continue;
 
     if (now->open) now->open->document.keepSnapshot(); // as a read: forms compare against it

@@ -7,8 +7,12 @@
 // way a read records its window (Observation::recordRead of a one-line view each), so an edit by
 // anchor can follow a search without a read, and a hit from before a change is refused like any
 // stale anchor. Open documents come first (what the user is working on), then disk files in walk
-// order. Hits are decided per line on the text as its backend snapshots it (the disk scan is only
-// a filter), so anchor, version and text always agree.
+// order. Hits are decided per line on the text as its backend snapshots it, so anchor, version and
+// text always agree: each disk file is read once, by the scan, and its bytes go to the confined
+// backend (DiskBackend::snapshotFromRead), which takes them only while the file is still the one
+// read, unchanged (else it reads the file again, and the hits are found in that text); open
+// documents are always the mirror's text. The hit lines come from match positions in the whole
+// text (SearchMatcher::matchingLines), each confirmed on its own line.
 //
 // Caps: `max_hits` rows and `max_bytes` of row text; past either the answer is cut (truncated,
 // with a note and a hint to narrow the pattern or use paths/globs), and only the rows returned
@@ -26,6 +30,8 @@
 #include "lsp/context/search_request.h"
 #include "lsp/service/agent_service.h"
 
+#include <functional>
+
 namespace hashline::lsp {
 class HashlineService;
 }
@@ -35,8 +41,9 @@ namespace hashline::context {
 /// Adds "search" to `service`'s methods.
 void addSearchMethod(lsp::HashlineService& service);
 
-/// Runs one search on `service` (what the method does).
+/// Runs one search on `service` (what the method does). `after_scan`, for tests: called between
+/// the disk scan and the answer (a file can change there).
 void runSearch(lsp::HashlineService& service, const SearchRequest& request,
-               lsp::ServiceCallback done);
+               lsp::ServiceCallback done, const std::function<void()>& after_scan = {});
 
 } // namespace hashline::context

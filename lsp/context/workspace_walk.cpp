@@ -48,7 +48,8 @@ std::string join(const std::string& a, const std::string& b) {
 
 class Walker {
 public:
-  Walker(const WalkOptions& options, WalkResult& result) : options_(options), result_(result) {}
+  Walker(const WalkOptions& options, WalkResult& result, std::vector<std::string>& files)
+      : options_(options), result_(result), files_(files) {}
 
   void scope(const WalkScope& scope) {
     if (scope.is_file) { // named explicitly: searched even if ignored, as rg does
@@ -87,12 +88,13 @@ private:
   }
 
   void addFile(std::string path) {
-    if (!seen_.insert(path).second) return; // scopes may overlap
-    if (options_.listed_only.count(path)) {
+    // Scopes may overlap; one scope lists each file once (no symlink is followed).
+    if (options_.scopes.size() > 1 && !seen_.insert(path).second) return;
+    if (!options_.listed_only.empty() && options_.listed_only.count(path)) {
       result_.listed.push_back(std::move(path));
       return;
     }
-    result_.candidates.push_back(std::move(path)); // filtered by the scan
+    files_.push_back(std::move(path)); // filtered by the scan
   }
 
   void walk(const std::string& root, const std::string& relative,
@@ -141,26 +143,29 @@ private:
 
   const WalkOptions& options_;
   WalkResult& result_;
+  std::vector<std::string>& files_;
   std::unordered_set<std::string> seen_;
 };
 
 enum class Scan { Match, NoMatch, Binary, Large, Unreadable };
 
+/// Reads and scans one file into `buffer`; `before` gets the descriptor's fstat from before the
+/// read. O_NONBLOCK: a FIFO swapped in after the walk must not hang the open.
 Scan scanFile(const std::string& path, const SearchMatcher& matcher, std::size_t max_bytes,
-              std::string& buffer) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+              std::string& buffer, struct stat& before) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) return Scan::Unreadable;
-  struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+  if (::fstat(fd, &before) != 0 || !S_ISREG(before.st_mode)) {
     ::close(fd);
     return Scan::Unreadable;
   }
-  if (static_cast<std::size_t>(info.st_size) > max_bytes) {
+  if (static_cast<std::size_t>(before.st_size) > max_bytes) {
     ::close(fd);
     return Scan::Large;
   }
-  // One read of the expected size (plus one byte to see growth), then the rest if it grew.
-  buffer.resize(static_cast<std::size_t>(info.st_size) + 1);
+  // One read of the expected size plus one byte: a short read of a regular file is its end (no
+  // second read to see 0); a full one means it grew, and the rest is read.
+  buffer.resize(static_cast<std::size_t>(before.st_size) + 1);
   std::size_t have = 0;
   for (;;) {
     if (have == buffer.size()) {
@@ -178,38 +183,55 @@ Scan scanFile(const std::string& path, const SearchMatcher& matcher, std::size_t
     }
     if (got == 0) break;
     have += static_cast<std::size_t>(got);
+    if (have < buffer.size()) break;
   }
   ::close(fd);
-  const std::string_view text(buffer.data(), have);
-  if (std::memchr(text.data(), '\0', std::min(text.size(), kBinaryProbe)) != nullptr)
+  buffer.resize(have);
+  if (std::memchr(buffer.data(), '\0', std::min(have, kBinaryProbe)) != nullptr)
     return Scan::Binary;
-  return matcher.anyMatch(text) ? Scan::Match : Scan::NoMatch;
+  return matcher.anyMatch(buffer) ? Scan::Match : Scan::NoMatch;
 }
 
 } // namespace
 
 WalkResult walkAndScan(const WalkOptions& options, const SearchMatcher& matcher) {
   WalkResult result;
-  Walker walker(options, result);
+  std::vector<std::string> files;
+  Walker walker(options, result, files);
   for (const WalkScope& scope : options.scopes)
     walker.scope(scope);
 
-  std::vector<std::string> files = std::move(result.candidates);
-  result.candidates.clear();
+  ::clock_gettime(CLOCK_REALTIME, &result.started);
   std::vector<Scan> outcomes(files.size(), Scan::NoMatch);
   std::size_t threads = options.threads;
   if (threads == 0) threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
   threads = std::max<std::size_t>(1, std::min(threads, files.size() / 64 + 1));
   std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> kept_bytes{0};
+  std::vector<std::unique_ptr<ScannedFile>> kept(files.size()); // the reads kept, by index
   auto work = [&] {
     std::string buffer;
+    struct stat before {};
     for (;;) {
       // Small batches: fewer atomic operations, still balanced.
       const std::size_t begin = next.fetch_add(16, std::memory_order_relaxed);
       if (begin >= files.size()) return;
       const std::size_t end = std::min(files.size(), begin + 16);
-      for (std::size_t i = begin; i < end; ++i)
-        outcomes[i] = scanFile(files[i], matcher, options.max_file_bytes, buffer);
+      for (std::size_t i = begin; i < end; ++i) {
+        outcomes[i] = scanFile(files[i], matcher, options.max_file_bytes, buffer, before);
+        if (outcomes[i] != Scan::Match) continue;
+        // Kept for the caller (no second read), while the budget lasts.
+        const std::size_t size = buffer.size();
+        if (kept_bytes.fetch_add(size, std::memory_order_relaxed) + size > options.keep_bytes) {
+          kept_bytes.fetch_sub(size, std::memory_order_relaxed);
+          continue;
+        }
+        kept[i] = std::make_unique<ScannedFile>();
+        kept[i]->kept = true;
+        kept[i]->bytes = std::move(buffer);
+        kept[i]->before = before;
+        buffer = std::string();
+      }
     }
   };
   std::vector<std::thread> pool;
@@ -223,7 +245,9 @@ WalkResult walkAndScan(const WalkOptions& options, const SearchMatcher& matcher)
   for (std::size_t i = 0; i < files.size(); ++i) {
     switch (outcomes[i]) {
     case Scan::Match:
-      result.candidates.push_back(std::move(files[i]));
+      if (!kept[i]) kept[i] = std::make_unique<ScannedFile>();
+      kept[i]->real_path = std::move(files[i]);
+      result.candidates.push_back(std::move(*kept[i]));
       break;
     case Scan::Binary:
       ++result.binary_skipped;

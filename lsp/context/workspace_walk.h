@@ -6,9 +6,13 @@
 // directory's entries sorted by name), so a search's answer does not depend on thread timing.
 //
 // Files whose real path is in `listed_only` (the documents open in the editor: their live text
-// is searched instead) are listed in `visited` but not read. A scope named explicitly as a file is
-// searched even when ignored, as rg does. The scan only filters: the caller re-reads each
-// candidate through its confined backend and decides hits on that text.
+// is searched instead) are listed in `listed` but not read. A scope named explicitly as a file is
+// searched even when ignored, as rg does. The scan only filters and reads: each file with a match
+// comes with the bytes the scan read and the stat of the descriptor they came from (up to
+// `keep_bytes` in all), which the caller hands to its confined backend
+// (DiskBackend::snapshotFromRead) instead of reading the file a second time; the backend takes
+// them only while the file is still that one, unchanged, and the caller decides the hits on the
+// snapshot's text.
 //
 // Threading: blocking; uses up to `threads` threads (the caller's included) for the scan.
 #pragma once
@@ -18,6 +22,8 @@
 
 #include <cstddef>
 #include <string>
+#include <sys/stat.h>
+#include <time.h>
 #include <unordered_set>
 #include <vector>
 
@@ -35,10 +41,20 @@ struct WalkOptions {
   std::unordered_set<std::string> listed_only; // real paths not to read (open documents)
   std::size_t threads = 0;                     // 0: the machine's cores (at most 8)
   std::size_t max_file_bytes = std::size_t(64) << 20;
+  std::size_t keep_bytes = std::size_t(64) << 20; // of matching files' bytes kept, in all
+};
+
+/// A file with a matching line, as the scan read it.
+struct ScannedFile {
+  std::string real_path;
+  bool kept = false;     // `bytes` and `before` hold the read (else keep_bytes was spent)
+  std::string bytes;     // the whole file as the scan read it
+  struct stat before {}; // fstat of the descriptor `bytes` were read from, before the read
 };
 
 struct WalkResult {
-  std::vector<std::string> candidates; // real paths with a matching line, in walk order
+  std::vector<ScannedFile> candidates; // files with a matching line, in walk order
+  struct timespec started {};          // CLOCK_REALTIME before the first file was stat'ed
   std::vector<std::string> listed;     // real paths of `listed_only` files the walk reached
   std::size_t files_scanned = 0;
   std::size_t binary_skipped = 0;

@@ -2,10 +2,38 @@
 #include "lsp/service/disk_backend.h"
 
 #include "lsp/disk/atomic_writer.h"
+#include "lsp/disk/confined_dir.h"
 #include "lsp/disk/temp_file.h"
 #include "lsp/protocol/exact_version.h"
 
+#include <fcntl.h>
+
 namespace hashline::lsp {
+
+namespace {
+
+Result<DocumentSnapshot> snapshotOf(Result<DiskText> text) {
+  if (!text) return std::move(text).error();
+  DocumentSnapshot now;
+  now.exists = text->exists();
+  now.text = std::move(text->text);
+  now.version = text->version;
+  now.fingerprint = text->fingerprint;
+  return now;
+}
+
+std::int64_t nanoseconds(const struct timespec& time) {
+  return static_cast<std::int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
+}
+
+/// The same regular file, unchanged as far as stat tells (what a read's two stats compare).
+bool sameRegularFile(const struct stat& a, const struct stat& b) {
+  return S_ISREG(a.st_mode) && S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+         a.st_size == b.st_size && nanoseconds(a.st_mtim) == nanoseconds(b.st_mtim) &&
+         nanoseconds(a.st_ctim) == nanoseconds(b.st_ctim);
+}
+
+} // namespace
 
 DiskBackend::DiskBackend(std::function<std::vector<std::string>()> roots, ChangeLedger& ledger)
     : roots_(std::move(roots)), ledger_(ledger) {}
@@ -113,13 +141,36 @@ Result<disk::Fingerprint> DiskBackend::move(const DiskText& base, const disk::Re
 }
 
 Result<DocumentSnapshot> DiskBackend::snapshot(const ServiceTarget& target) {
-  Result<DiskText> text = load(*target.resolved, true);
-  if (!text) return std::move(text).error();
+  return snapshotOf(load(*target.resolved, true));
+}
+
+Result<DocumentSnapshot> DiskBackend::snapshotFromRead(const ServiceTarget& target,
+                                                       const DiskRead& read, bool* reused) const {
+  if (reused) *reused = false;
+  const disk::ResolvedPath& where = *target.resolved;
+  const disk::ConfinedTarget confined = disk::ConfinedTarget::of(where);
+  const std::int64_t settled = nanoseconds(read.since) - kStatSlackNs;
+  std::optional<disk::Fingerprint> fingerprint;
+  if (!confined.name.empty() && read.bytes.size() <= disk::kMaxFileBytes &&
+      static_cast<std::uint64_t>(read.before.st_size) == read.bytes.size() &&
+      nanoseconds(read.before.st_mtim) <= settled && nanoseconds(read.before.st_ctim) <= settled) {
+    // Reached as load() reaches it: the confined directory, then the entry, no symlink followed.
+    if (Result<disk::ConfinedDir> dir = disk::ConfinedDir::openParent(confined)) {
+      struct stat now {};
+      if (::fstatat(dir->fd(), confined.name.c_str(), &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+          sameRegularFile(read.before, now))
+        fingerprint = disk::fingerprintOf(now, read.bytes);
+    }
+  }
+  if (!fingerprint) return snapshotOf(load(where, true)); // changed, or refused: read as ever
+  disk::sweepStaleTempsBeside(where); // as load(): once per directory and process
+  if (Status text = disk::checkText(read.bytes, where.real_path); !text)
+    return std::move(text).error();
   DocumentSnapshot now;
-  now.exists = text->exists();
-  now.text = std::move(text->text);
-  now.version = text->version;
-  now.fingerprint = text->fingerprint;
+  now.text = Rope(read.bytes);
+  now.version = versionOf(*fingerprint);
+  now.fingerprint = fingerprint;
+  if (reused) *reused = true;
   return now;
 }
 

@@ -13,7 +13,9 @@
 //
 // Every read and write goes through lsp/disk's confined forms (a ResolvedPath walked from its
 // root's descriptor without following symlinks), and the first read in a directory sweeps the
-// temps of writers that died there (lsp/disk/temp_file.h).
+// temps of writers that died there (lsp/disk/temp_file.h). `snapshotFromRead` lets a caller that
+// read a file itself (the workspace search's scan) skip a second read: the backend takes those
+// bytes only after the same confined walk finds the same file, unchanged.
 //
 // Independent of the LSP server: the in-process CLI uses it through the disk-only service.
 // Synchronous; thread-compatible (lsp/disk serializes writers of one file across processes).
@@ -30,6 +32,9 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <sys/stat.h>
+#include <time.h>
 #include <vector>
 
 namespace hashline::lsp {
@@ -47,6 +52,13 @@ struct DiskText {
   }
 };
 
+/// A file its caller read itself, for DiskBackend::snapshotFromRead.
+struct DiskRead {
+  std::string_view bytes;   // the whole file, as read
+  struct stat before {};    // fstat of the descriptor `bytes` came from, taken before the read
+  struct timespec since {}; // CLOCK_REALTIME taken before that fstat
+};
+
 class DiskBackend : public DocumentBackend {
 public:
   /// `roots` is asked on every call (the LSP server learns its roots at initialize); commits are
@@ -55,6 +67,23 @@ public:
 
   Result<DocumentSnapshot> snapshot(const ServiceTarget& target) override;
   void commit(Commit commit, CommitDone done) override;
+
+  /// snapshot(target), from bytes its caller read from the file itself (the workspace search's
+  /// scan: one read per file). They are taken only when the file, reached as snapshot() reaches
+  /// it (every directory below the root opened without following a symlink, the file itself not
+  /// a symlink), is the same regular file with the same size, mtime and ctime as `read.before`
+  /// (the test a read of its own makes between its two stats), and those times lie at least
+  /// kStatSlackNs before `read.since` (a file changed just before the read could change again
+  /// within the same timestamp tick, unseen by stat: it is read again); they are then checked,
+  /// fingerprinted and versioned exactly as snapshot() does (NOT_TEXT, size limit, version =
+  /// versionOf(fingerprint)). Otherwise — a file changed, replaced, gone, refused or too fresh —
+  /// it is snapshot(target): read again, with that read's errors. `reused` (optional) says
+  /// whether the bytes were taken.
+  Result<DocumentSnapshot> snapshotFromRead(const ServiceTarget& target, const DiskRead& read,
+                                            bool* reused = nullptr) const;
+  /// How much older than DiskRead::since a file's mtime and ctime must be for its stat to prove
+  /// it unchanged: a clock tick, and the 1–2 s timestamps of some file systems.
+  static constexpr std::int64_t kStatSlackNs = 2'000'000'000;
 
   /// The version id of a file's content (positive, stable across runs, at most 2^53 − 1 so
   /// JavaScript clients keep it exact: lsp/protocol/exact_version.h).
