@@ -328,8 +328,9 @@ void checkClaudeIde(Report& report, const std::string& project_dir,
             ? sidecar_status->value("claudeIde", nlohmann::json::object())
             : nlohmann::json::object();
     const bool same_server = claude_ide.is_object() && claude_ide.value("port", 0) == *port;
-    if (same_server && !connectedClaudes(claude_ide).empty())
-      report.ok(where + "; connected: " + connectedClaudes(claude_ide));
+    const std::string connected = same_server ? connectedClaudes(claude_ide) : "";
+    if (!connected.empty())
+      report.ok(where + "; connected: " + connected);
     else if (same_server)
       report.ok(where + "; no Claude Code connected: start it with `hashline claude`");
     else

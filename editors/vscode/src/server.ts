@@ -121,23 +121,26 @@ export class HashlineServer implements vscode.Disposable {
 
   // Answers the server's request `method` on this and every later client.
   handleRequest(method: string, handler: (params: unknown) => Promise<unknown>): vscode.Disposable {
-    this.requestHandlers.set(method, handler);
-    const current = this.client?.onRequest(method, handler);
-    return {
-      dispose: () => {
-        this.requestHandlers.delete(method);
-        current?.dispose();
-      },
-    };
+    return this.install(this.requestHandlers, method, handler, (client) => client.onRequest(method, handler));
   }
 
   // Listens to the server's notification `method` on this and every later client.
   handleNotification(method: string, handler: (params: unknown) => void): vscode.Disposable {
-    this.notificationHandlers.set(method, handler);
-    const current = this.client?.onNotification(method, handler);
+    return this.install(this.notificationHandlers, method, handler, (client) => client.onNotification(method, handler));
+  }
+
+  // Keeps `handler` for the clients launch() starts and installs it on the running one.
+  private install<H>(
+    handlers: Map<string, H>,
+    method: string,
+    handler: H,
+    onClient: (client: LanguageClient) => vscode.Disposable,
+  ): vscode.Disposable {
+    handlers.set(method, handler);
+    const current = this.client ? onClient(this.client) : undefined;
     return {
       dispose: () => {
-        this.notificationHandlers.delete(method);
+        handlers.delete(method);
         current?.dispose();
       },
     };

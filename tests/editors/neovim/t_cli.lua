@@ -30,27 +30,10 @@ local function errors_in(list)
   return errs
 end
 
--- Runs the CLI without blocking the event loop (the sidecar calls back into this Neovim while the
--- CLI waits). Returns exit code, stdout, stderr.
+-- The CLI in the project dir (H.cli: without blocking the event loop, since the sidecar calls
+-- back into this Neovim while the CLI waits). Returns exit code, stdout, stderr.
 local function cli(args, stdin)
-  local out, err, code = {}, {}, nil
-  local cmd = { H.bin }
-  vim.list_extend(cmd, args)
-  local job = vim.fn.jobstart(cmd, {
-    cwd = root .. '/proj',
-    stdout_buffered = true,
-    stderr_buffered = true,
-    on_stdout = function(_, data) out = data end,
-    on_stderr = function(_, data) err = data end,
-    on_exit = function(_, c) code = c end,
-  })
-  H.check(job > 0, 'could not start ' .. H.bin)
-  if stdin then
-    vim.fn.chansend(job, stdin)
-  end
-  vim.fn.chanclose(job, 'stdin')
-  H.check(H.wait(30000, function() return code ~= nil end), 'CLI did not exit: ' .. table.concat(cmd, ' '))
-  return code, table.concat(out, '\n'), table.concat(err, '\n')
+  return H.cli(root .. '/proj', args, stdin)
 end
 
 -- Exit 2 with usage text = the subcommand does not exist yet.
