@@ -19,6 +19,7 @@ define('HashlineStatus', 'status', { nargs = 0, desc = 'hashline: sidecar status
 define('HashlineLog', 'log', { nargs = '?', desc = 'hashline: journal of agent edits ([N] or all)' })
 define('HashlineUndo', 'undo', { nargs = '?', desc = 'hashline: undo the last agent edit ([op id])' })
 define('HashlineAttach', 'attach', { nargs = 0, desc = 'hashline: attach the sidecar to this buffer' })
+define('HashlineRestart', 'restart', { nargs = 0, desc = 'hashline: restart the sidecar and re-attach its buffers' })
 define('HashlineReview', 'review', { nargs = 0, desc = 'hashline: pending agent hunks in the quickfix list' })
 define('HashlineAccept', 'accept', { nargs = '?', desc = 'hashline: accept a pending agent hunk ([op#k or op])' })
 define('HashlineReject', 'reject', { nargs = '?', desc = 'hashline: reject a pending agent hunk ([op#k or op])' })

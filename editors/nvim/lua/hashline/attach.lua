@@ -143,6 +143,10 @@ local function refuse_reason(index, doc, strict)
   if not vim.bo[bufnr].modifiable then
     return 'buffer ' .. doc.uri .. " is not 'modifiable'"
   end
+  local untracked = require('hashline.supervisor').untracked(bufnr)
+  if untracked then -- the sidecar's mirror of it is stale: its positions would hit the wrong text
+    return 'buffer ' .. doc.uri .. ' is not tracked: ' .. untracked
+  end
   return nil, bufnr
 end
 
@@ -303,7 +307,7 @@ function M.negotiated_encoding(result)
   return encoding
 end
 
-local function client_config(root)
+local function client_config(root, cmd)
   local cfg = config.get()
   local init_options = vim.tbl_extend('force', { agentSocket = cfg.agent_socket }, cfg.init_options or {})
   if cfg.tier then
@@ -340,7 +344,7 @@ local function client_config(root)
   }
   return {
     name = M.client_name,
-    cmd = cfg.cmd,
+    cmd = cmd or cfg.cmd,
     cmd_env = cfg.cmd_env,
     cmd_cwd = root,
     root_dir = root,
@@ -354,6 +358,7 @@ local function client_config(root)
       client.offset_encoding = M.negotiated_encoding(result)
     end,
     on_attach = function(client, bufnr)
+      require('hashline.supervisor').watch(bufnr) -- notes a change made with no client attached
       require('hashline.review').watch(bufnr)
       require('hashline.diagnostics').watch(bufnr) -- vim.diagnostic → hashline/diagnostics
       require('hashline.context').watch(bufnr) -- selection, visible windows → hashline/context
@@ -361,12 +366,13 @@ local function client_config(root)
         cfg.on_attach(client, bufnr)
       end
     end,
-    on_exit = function(_, _, client_id)
+    on_exit = function(code, signal, client_id)
       for root_dir, id in pairs(client_by_root) do
         if id == client_id then
           client_by_root[root_dir] = nil
         end
       end
+      require('hashline.supervisor').on_exit(code, signal, client_id) -- a crash: start it again
     end,
   }
 end
@@ -382,9 +388,10 @@ function M.client_of(bufnr)
   return clients[1]
 end
 
--- Attaches the sidecar of the buffer's root to `bufnr`, starting it if needed.
+-- Attaches the sidecar of the buffer's root to `bufnr`, starting it if needed (with opts.cmd
+-- instead of the configured command: the supervisor restarts a sidecar with the command it ran).
 -- Returns the client id, or nil and the reason.
-function M.attach(bufnr)
+function M.attach(bufnr, opts)
   if bufnr == nil or bufnr == 0 then
     bufnr = vim.api.nvim_get_current_buf()
   end
@@ -395,6 +402,10 @@ function M.attach(bufnr)
   local ok, reason = M.eligible(bufnr)
   if not ok then
     return nil, reason
+  end
+  local untracked = require('hashline.supervisor').untracked(bufnr)
+  if untracked then
+    return nil, 'not attached: ' .. untracked
   end
   local cfg = config.get()
   local root = M.root_for(vim.api.nvim_buf_get_name(bufnr))
@@ -410,10 +421,15 @@ function M.attach(bufnr)
     vim.lsp.buf_attach_client(bufnr, client_id)
     return client_id
   end
-  if vim.fn.executable(cfg.cmd[1]) ~= 1 then
-    return nil, "cannot run '" .. tostring(cfg.cmd[1]) .. "' (set cmd in require('hashline').setup{})"
+  local refusal = require('hashline.supervisor').refusal(root)
+  if refusal then
+    return nil, refusal
   end
-  local conf = client_config(root)
+  local cmd = opts and opts.cmd or cfg.cmd
+  if vim.fn.executable(cmd[1]) ~= 1 then
+    return nil, "cannot run '" .. tostring(cmd[1]) .. "' (set cmd in require('hashline').setup{})"
+  end
+  local conf = client_config(root, cmd)
   if vim.lsp.start then -- 0.8+
     client_id = vim.lsp.start(conf, {
       bufnr = bufnr,
@@ -430,8 +446,29 @@ function M.attach(bufnr)
   if not client_id then
     return nil, 'the language client did not start'
   end
+  require('hashline.supervisor').started_ids[client_id] = true
   client_by_root[root] = client_id
   return client_id
+end
+
+-- A new client for `root` running `cmd`, never reusing a running one (the supervisor's restart:
+-- the old client may still be listed), attached to each of `buffers` at once — before it is
+-- initialized, so no buffer is ever left without a client. Returns the client id and how many
+-- buffers it holds, or nil and the reason.
+function M.start_new(root, buffers, cmd)
+  local conf = client_config(root, cmd)
+  local client_id = compat.start_client(conf)
+  if not client_id then
+    return nil, 0, "the language client did not start ('" .. tostring(cmd[1]) .. "')"
+  end
+  local count = 0
+  for _, bufnr in ipairs(buffers) do
+    if vim.lsp.buf_attach_client(bufnr, client_id) ~= false then
+      count = count + 1
+    end
+  end
+  client_by_root[root] = client_id
+  return client_id, count
 end
 
 -- The configuration lsp/hashline.lua hands Neovim 0.11+'s vim.lsp.config, so that

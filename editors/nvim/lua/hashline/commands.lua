@@ -1,4 +1,4 @@
--- The user commands :HashlineStatus, :HashlineLog, :HashlineUndo, :HashlineAttach, and the review's
+-- The user commands :HashlineStatus, :HashlineLog, :HashlineUndo, :HashlineAttach, :HashlineRestart, and the review's
 -- :HashlineReview, :HashlineAccept, :HashlineReject, and :HashlineSendToClaude (defined in
 -- plugin/hashline.lua, loaded on first use). Each calls the sidecar through the Lua API and shows
 -- the answer: short ones as messages, the journal in a scratch window; a command the server does
@@ -231,6 +231,12 @@ function M.attach()
   end
   notify('attached (client ' .. client_id .. ')')
   return client_id
+end
+
+-- :HashlineRestart — every sidecar stopped and started again, its buffers re-attached
+-- (hashline.supervisor; also after it gave up on a crashing sidecar).
+function M.restart()
+  return require('hashline.supervisor').restart()
 end
 
 return M

@@ -60,6 +60,25 @@ function M.get_clients(filter)
   return list
 end
 
+-- Whether any LSP client, initialized or not, is attached to `bufnr` — the test Neovim's own
+-- on_lines listener makes before it detaches itself from the buffer for good (see
+-- hashline.supervisor). `extra_ids`: ids of clients that may not be initialized yet (0.7 lists
+-- only initialized ones).
+function M.any_client_attached(bufnr, extra_ids)
+  if vim.lsp.get_clients then -- 0.10+
+    return #vim.lsp.get_clients({ bufnr = bufnr, _uninitialized = true }) > 0
+  end
+  if next(vim.lsp.buf_get_clients(bufnr)) ~= nil then
+    return true
+  end
+  for id in pairs(extra_ids or {}) do
+    if vim.lsp.buf_is_attached(bufnr, id) then
+      return true
+    end
+  end
+  return false
+end
+
 -- 0.11 made client methods colon methods; the dot form warns there (removal in 0.13).
 local colon_methods = M.has('0.11')
 

@@ -71,6 +71,13 @@ M.defaults = {
   -- started with `hashline claude` sees the selection and diagnostics, and its edits come as a
   -- review of the live buffer (:help hashline-claude).
   claude_ide = false,
+  -- Start the sidecar again when it crashes (a non-zero exit or a signal other than SIGTERM) and
+  -- attach every buffer it held, unsaved text included (:help hashline-restart). true, false, or
+  -- a table overriding { max_crashes = 5, window_ms = 60000, backoff_ms = 250,
+  -- max_backoff_ms = 8000 }: the first retry waits backoff_ms, each next one twice as long (at
+  -- most max_backoff_ms); max_crashes crashes within window_ms and it gives up until
+  -- :HashlineRestart.
+  restart = true,
 }
 
 local current = vim.deepcopy(M.defaults)
@@ -80,7 +87,7 @@ local option_names = { 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_file
   'root_markers', 'root_dir', 'tier', 'session', 'agent_socket', 'position_encoding', 'debounce',
   'strict_versions', 'timeout', 'init_options', 'on_attach', 'review_signs', 'review_sign_text', 'review_debounce',
   'confirm_edits', 'confirm_prompt', 'reconcile', 'diagnostics', 'share_selection',
-  'claude_ide' }
+  'claude_ide', 'restart' }
 local known = {}
 for _, name in ipairs(option_names) do
   known[name] = true
@@ -123,6 +130,7 @@ function M.setup(user)
     diagnostics = 'boolean',
     share_selection = 'boolean',
     claude_ide = 'boolean',
+    restart = { 'boolean', 'table' },
   }
   for _, name in ipairs(option_names) do
     if types[name] then
@@ -137,6 +145,16 @@ function M.setup(user)
   end
   if user.position_encoding and not vim.tbl_contains({ 'utf-8', 'utf-16' }, user.position_encoding) then
     error("hashline: position_encoding must be 'utf-8' or 'utf-16'")
+  end
+  if type(user.restart) == 'table' then
+    for key, value in pairs(user.restart) do
+      if not vim.tbl_contains({ 'max_crashes', 'window_ms', 'backoff_ms', 'max_backoff_ms' }, key) then
+        error('hashline: unknown restart option ' .. tostring(key))
+      end
+      if type(value) ~= 'number' or value < 0 then
+        error('hashline: restart.' .. key .. ' must be a number >= 0, got ' .. vim.inspect(value))
+      end
+    end
   end
   local merged = vim.deepcopy(M.defaults)
   for key, value in pairs(user) do

@@ -1,7 +1,7 @@
 -- :checkhealth hashline — Neovim version, the sidecar binary (found, `--version` runs), the
--- plugin's setup and options, and the running hashline clients (root, position encoding, attached
--- buffers, the commands the server offers). Works with the reporters of 0.7 (health#report_*),
--- 0.8-0.9 (vim.health.report_*) and 0.10+ (vim.health.*).
+-- plugin's setup and options, the running hashline clients (root, position encoding, attached
+-- buffers, the commands the server offers) and their restarts after crashes. Works with the
+-- reporters of 0.7 (health#report_*), 0.8-0.9 (vim.health.report_*) and 0.10+ (vim.health.*).
 local config = require('hashline.config')
 local compat = require('hashline.compat')
 
@@ -126,6 +126,39 @@ local function check_clients(h)
   end
 end
 
+-- The supervisor (hashline.supervisor): restarts after crashes, and why it gave up.
+local function check_restarts(h)
+  local report, opts, lost = require('hashline.supervisor').report()
+  if #lost > 0 then
+    h.warn('Neovim no longer sends the changes of: ' .. table.concat(lost, ', ')
+      .. ' (they changed while no language client was attached), so they are not attached again',
+      { ':write and :edit each (or close and reopen it) to attach it again' })
+  end
+  if not opts then
+    h.info('restart = false: a crashed sidecar is not started again (:HashlineRestart starts it)')
+  end
+  if #report == 0 then
+    if opts then
+      h.ok(string.format('no sidecar crash (restarts after a crash, giving up after %d within %d s)',
+        opts.max_crashes, math.floor(opts.window_ms / 1000)))
+    end
+    return
+  end
+  for _, entry in ipairs(report) do
+    local text = string.format('sidecar for %s: %d crash(es), restarted %d time(s); last exit: %s%s', entry.root,
+      entry.crashes, entry.restarts, tostring(entry.last_exit or 'none'),
+      entry.last_exit_asked and ' (a stop the plugin asked for)' or '')
+    if entry.gave_up then
+      h.error(text .. '; gave up: ' .. entry.gave_up, { ':HashlineRestart starts it again',
+        'run the sidecar with --log-file (setup{ cmd = {...} }) to see why it crashes' })
+    elseif entry.last_error then
+      h.warn(text .. '; the last restart failed: ' .. entry.last_error)
+    else
+      h.ok(text)
+    end
+  end
+end
+
 -- Claude Code's IDE end (:help hashline-claude): the lock file a hashline sidecar wrote for
 -- this Neovim's roots, when the IDE server is on; only an info line otherwise.
 local function check_claude_ide(h)
@@ -195,6 +228,7 @@ function M.check()
   check_binary(h, cfg)
   check_setup(h, cfg)
   check_clients(h)
+  check_restarts(h)
   check_claude_ide(h)
 end
 
