@@ -4,6 +4,7 @@
 -- autocommands and by the API when a buffer is not attached yet. Main loop only.
 local config = require('hashline.config')
 local compat = require('hashline.compat')
+local paths = require('hashline.paths')
 
 local M = {}
 
@@ -41,21 +42,21 @@ function M.root_for(path)
   if cfg.root_dir then
     local root = cfg.root_dir(path)
     if type(root) == 'string' and root ~= '' then
-      return (vim.fn.fnamemodify(root, ':p'):gsub('/$', ''))
+      return paths.strip_trailing(vim.fn.fnamemodify(root, ':p'))
     end
   end
   local start = vim.fn.fnamemodify(path, ':p:h')
   local dir = start
   while dir do
     for _, marker in ipairs(cfg.root_markers or {}) do
-      if exists(dir .. '/' .. marker) then
+      if exists(paths.join(dir, marker)) then
         return dir
       end
     end
     dir = parent(dir)
   end
   local cwd = compat.uv.cwd()
-  if cwd and (start == cwd or start:sub(1, #cwd + 1) == cwd .. '/') then
+  if cwd and paths.is_within(start, cwd) then
     return cwd
   end
   return start
