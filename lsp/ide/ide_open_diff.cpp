@@ -1,19 +1,21 @@
-// openDiff as a review of the live buffer; see ide_open_diff.h.
+// openDiff's reviews from Claude Code's call to their end: arguments, the file shown in the
+// editor, one review per file, and the reviews Claude Code drops; see ide_open_diff.h.
 #include "lsp/ide/ide_open_diff.h"
 
-#include "engine/merge/three_way.h"
 #include "lsp/disk/disk_file.h"
 #include "lsp/disk/workspace_roots.h"
+#include "lsp/ide/ide_diff_review.h"
+#include "lsp/ide/ide_editor_tools.h"
 #include "lsp/server/lsp_server.h"
-#include "lsp/service/edit_planner.h"
 #include "lsp/support/log.h"
+#include "lsp/support/uri.h"
 
-#include <boost/asio/steady_timer.hpp>
-#include <chrono>
+#include <algorithm>
 
 namespace hashline::lsp {
 
 using json = nlohmann::json;
+using Stage = IdeOpenDiff::Review::Stage;
 
 namespace {
 
@@ -22,14 +24,6 @@ json textItems(std::initializer_list<std::string> texts) {
   for (const std::string& text : texts)
     items.push_back({{"type", "text"}, {"text", text}});
   return items;
-}
-
-json fileSaved(const std::string& text) {
-  return {{"content", textItems({"FILE_SAVED", text})}};
-}
-
-json diffRejected(const std::string& tab_name) {
-  return {{"content", textItems({"DIFF_REJECTED", tab_name})}};
 }
 
 bool stringField(const json& arguments, const char* name, std::string& out, bool required,
@@ -49,30 +43,19 @@ bool stringField(const json& arguments, const char* name, std::string& out, bool
 
 } // namespace
 
+json fileSavedAnswer(const std::string& text) {
+  return {{"content", textItems({"FILE_SAVED", text})}};
+}
+
+json diffRejectedAnswer(const std::string& tab_name) {
+  return {{"content", textItems({"DIFF_REJECTED", tab_name})}};
+}
+
 json ideToolError(std::string_view code, const std::string& message, std::string_view hint) {
   return {
       {"content", textItems({std::string(code) + ": " + message + "\nhint: " + std::string(hint)})},
       {"isError", true}};
 }
-
-// One openDiff waiting for the user.
-struct IdeOpenDiff::Review {
-  OpenDiffRequest request;
-  std::string path; // canonical
-  std::string base; // the disk text Claude Code proposed against
-  Answer answer;
-  std::weak_ptr<void> alive;
-  std::uint64_t op = 0;
-  std::size_t conflicts = 0;
-  std::unique_ptr<boost::asio::steady_timer> timer;
-
-  void finish(json result) {
-    if (!answer) return;
-    Answer once = std::move(answer);
-    answer = nullptr;
-    if (!alive.expired()) once(std::move(result));
-  }
-};
 
 std::optional<OpenDiffRequest> IdeOpenDiff::parse(const json& arguments, std::string& problem) {
   OpenDiffRequest request;
@@ -89,116 +72,152 @@ std::optional<OpenDiffRequest> IdeOpenDiff::parse(const json& arguments, std::st
   return request;
 }
 
-void IdeOpenDiff::open(OpenDiffRequest request, Answer answer, std::weak_ptr<void> alive) {
-  auto review = std::make_shared<Review>();
-  review->request = std::move(request);
-  review->answer = std::move(answer);
-  review->alive = std::move(alive);
-  const OpenDiffRequest& asked = review->request;
-
+void IdeOpenDiff::open(OpenDiffRequest request, Answer answer, const void* connection,
+                       std::weak_ptr<void> alive) {
   auto roots = disk::WorkspaceRoots::make(server_.workspaceRoots());
   if (!roots)
-    return review->finish(ideToolError("OUTSIDE_WORKSPACE", "no workspace folder",
-                                       "open a workspace folder in the editor"));
-  auto where = roots->resolve(asked.new_file_path);
+    return answer(ideToolError("OUTSIDE_WORKSPACE", "no workspace folder",
+                               "open a workspace folder in the editor"));
+  auto where = roots->resolve(request.new_file_path);
   if (!where)
-    return review->finish(ideToolError(errorCodeName(where.error().code), where.error().message,
-                                       "openDiff takes files inside the editor's workspace"));
-  if (auto text = disk::checkText(asked.new_file_contents, asked.new_file_path); !text)
-    return review->finish(ideToolError(errorCodeName(text.error().code), text.error().message,
-                                       defaultHint(text.error().code)));
+    return answer(ideToolError(errorCodeName(where.error().code), where.error().message,
+                               "openDiff takes files inside the editor's workspace"));
+  auto review = std::make_shared<Review>();
+  review->request = std::move(request);
   review->path = where->real_path;
+  review->answer = std::move(answer);
+  review->connection = connection;
+  review->alive = std::move(alive);
+  reviews_.push_back(review);
+  for (const ReviewPtr& other : reviews_)
+    if (other != review && other->path == review->path) {
+      log::info("claude ide: openDiff of ", review->path, " (", review->request.tab_name,
+                ") waits until the user decided the one before it");
+      return;
+    }
+  start(review);
+}
 
-  const OpenDocument* open = server_.documents().findByPath(review->path);
-  if (open == nullptr) {
-    log::info("claude ide: openDiff of ", review->path,
-              ": not open in the editor; Claude Code writes it itself");
-    return review->finish(fileSaved(asked.new_file_contents));
+void IdeOpenDiff::start(const ReviewPtr& review) {
+  if (auto text = disk::checkText(review->request.new_file_contents, review->path); !text)
+    return leaveToClaude(review, "the proposal is not text (" + text.error().message + ")");
+  if (server_.documents().findByPath(review->path) == nullptr) return show(review);
+  apply(review);
+}
+
+void IdeOpenDiff::show(const ReviewPtr& review) {
+  review->stage = Stage::Showing;
+  log::info("claude ide: openDiff of ", review->path,
+            ": not open in the editor; asking it to show the file");
+  server_.call(
+      "window/showDocument", {{"uri", pathToFileUri(review->path)}, {"takeFocus", true}},
+      [this, review](CallResponse response) {
+        if (review->dropped) return;
+        const bool shown =
+            response.ok() && response.result.is_object() && response.result.value("success", false);
+        if (!shown)
+          return leaveToClaude(
+              review, "the editor could not show it (" +
+                          (response.ok() ? std::string("it said no") : response.error.message) +
+                          ")");
+        awaitOpen(review, static_cast<int>(kEditorToolTimeout.count() / kPollMilliseconds));
+      },
+      kEditorToolTimeout);
+}
+
+// The editor showed the file; its didOpen may come after the answer.
+void IdeOpenDiff::awaitOpen(const ReviewPtr& review, int tries_left) {
+  if (review->dropped) return;
+  if (server_.documents().findByPath(review->path) != nullptr) return apply(review);
+  if (tries_left <= 0)
+    return leaveToClaude(review, "the editor showed it but never opened it for hashline");
+  review->timerOn(server_.io()).expires_after(std::chrono::milliseconds(kPollMilliseconds));
+  review->timer->async_wait([this, review, tries_left](boost::system::error_code error) {
+    if (!error) awaitOpen(review, tries_left - 1);
+  });
+}
+
+void IdeOpenDiff::leaveToClaude(const ReviewPtr& review, const std::string& why) {
+  review->stage = Stage::LeftToClaude;
+  log::info("claude ide: openDiff of ", review->path, " (", review->request.tab_name, "): ", why,
+            "; not answered, Claude Code's own prompt decides");
+  server_.notify("window/showMessage",
+                 {{"type", 2},
+                  {"message", "hashline: Claude Code's edit of " + review->path +
+                                  " is not reviewed in the editor: " + why +
+                                  ". Answer it in Claude Code's terminal."}});
+}
+
+void IdeOpenDiff::finish(const ReviewPtr& review, json result) {
+  if (review->dropped || !review->answer) return;
+  Answer once = std::move(review->answer);
+  review->answer = nullptr;
+  release(review);
+  if (!review->alive.expired()) once(std::move(result));
+}
+
+void IdeOpenDiff::release(const ReviewPtr& review) {
+  if (review->timer) review->timer->cancel();
+  auto it = std::find(reviews_.begin(), reviews_.end(), review);
+  if (it == reviews_.end()) return;
+  reviews_.erase(it);
+  // The next openDiff of the same file, if one waits.
+  for (const ReviewPtr& next : reviews_)
+    if (next->path == review->path) {
+      if (next->stage == Stage::Waiting && !next->dropped) start(next);
+      return;
+    }
+}
+
+std::vector<IdeOpenDiff::ReviewPtr> IdeOpenDiff::take(const void* connection,
+                                                      const std::string* tab_name) {
+  std::vector<ReviewPtr> taken;
+  for (const ReviewPtr& review : reviews_)
+    if (!review->dropped && review->connection == connection &&
+        (tab_name == nullptr || review->request.tab_name == *tab_name)) {
+      review->dropped = true;
+      taken.push_back(review);
+    }
+  return taken;
+}
+
+void IdeOpenDiff::drop(const ReviewPtr& review, std::function<void()> done) {
+  log::info("claude ide: openDiff of ", review->path, " (", review->request.tab_name,
+            ") dropped: Claude Code closed it",
+            review->op != 0 ? "; its proposal is taken out of the buffer" : "");
+  if (review->timer) review->timer->cancel();
+  if (review->stage == Stage::Applying) {
+    review->after_drop.push_back(std::move(done)); // apply()'s callback reverts it
+    return;
   }
-  if (auto disk = disk::readFileBytes(review->path))
-    review->base = std::move(disk->bytes);
-  else if (disk.error().code != ErrorCode::FileNotFound)
-    return review->finish(ideToolError(errorCodeName(disk.error().code), disk.error().message,
-                                       defaultHint(disk.error().code)));
-
-  BufferPlanner planner = [review](OpenDocument& document, bool) -> Result<PlannedEdit> {
-    merge::MergeResult merged = merge::mergeThreeWay(review->base, document.document.text(),
-                                                     review->request.new_file_contents);
-    review->conflicts = merged.conflicts.size();
-    if (merged.edits.empty())
-      return Error::make(ErrorCode::NoChange, "the buffer already holds the proposal");
-    EditPlan plan;
-    plan.base_version = document.document.version();
-    plan.edits = std::move(merged.edits);
-    return completePlan(std::move(plan), document.document.text(), Tier::Block);
-  };
-  CallerIdentity caller;
-  caller.session = "claude-ide";
-  caller.agent = "claude-code";
-  service_.applyToBuffer(
-      open->uri, "openDiff", caller, std::move(planner),
-      [this, review](Result<BufferApplied> outcome, std::uint64_t op) {
-        if (review->conflicts > 0) {
-          log::info("claude ide: openDiff of ", review->path, ": ", review->conflicts,
-                    " region(s) of the proposal overlap the user's unsaved typing; kept theirs");
-          server_.notify("window/showMessage",
-                         {{"type", 2},
-                          {"message", "hashline: Claude Code's proposal for " + review->path +
-                                          " overlaps your unsaved typing in " +
-                                          std::to_string(review->conflicts) +
-                                          " place(s); your text was kept there"}});
-        }
-        if (!outcome) {
-          if (outcome.error().code == ErrorCode::NoChange) {
-            const OpenDocument* now = server_.documents().findByPath(review->path);
-            return review->finish(fileSaved(now ? now->document.text().toString() : review->base));
-          }
-          log::info("claude ide: openDiff of ", review->path,
-                    " not applied: ", outcome.error().message);
-          return review->finish(ideToolError(errorCodeName(outcome.error().code),
-                                             outcome.error().message,
-                                             defaultHint(outcome.error().code)));
-        }
-        review->op = op;
-        log::info("claude ide: openDiff of ", review->path, " is op ", op,
-                  " in the buffer, waiting for the user's review");
-        watch(review);
-      });
+  revert(review->op, [this, review, done = std::move(done)] {
+    release(review);
+    done();
+  });
 }
 
-void IdeOpenDiff::watch(const std::shared_ptr<Review>& review) {
-  if (review->alive.expired()) return; // the connection is gone: leave it to the review UI
-  if (!review->timer) review->timer = std::make_unique<boost::asio::steady_timer>(server_.io());
-  review->timer->expires_after(std::chrono::milliseconds(kPollMilliseconds));
-  review->timer->async_wait([this, review](boost::system::error_code error) {
-    if (error) return;
-    service_.call("pending", {{"path", review->path}}, [this, review](ServiceOutcome outcome) {
-      const json* result = std::get_if<json>(&outcome);
-      if (result == nullptr) return watch(review);
-      for (const json& file : result->value("files", json::array()))
-        for (const json& hunk : file.value("hunks", json::array()))
-          if (hunk.value("op", std::uint64_t{0}) == review->op) return watch(review);
-      decide(review);
+void IdeOpenDiff::dropAll(std::vector<ReviewPtr> dropped, std::function<void()> done) {
+  if (dropped.empty()) return done();
+  auto left = std::make_shared<std::size_t>(dropped.size());
+  for (const ReviewPtr& review : dropped)
+    drop(review, [left, done] {
+      if (--*left == 0) done();
     });
-  });
 }
 
-void IdeOpenDiff::decide(const std::shared_ptr<Review>& review) {
-  service_.call("log", {{"path", review->path}}, [this, review](ServiceOutcome outcome) {
-    bool accepted = false;
-    if (const json* result = std::get_if<json>(&outcome))
-      for (const json& op : result->value("ops", json::array()))
-        if (op.value("op", std::uint64_t{0}) == review->op)
-          for (const json& hunk : op.value("hunks", json::array()))
-            accepted = accepted || hunk.value("state", "") == "accepted";
-    log::info("claude ide: openDiff of ", review->path, " (op ", review->op, ") ",
-              accepted ? "accepted" : "rejected");
-    if (!accepted) return review->finish(diffRejected(review->request.tab_name));
-    const OpenDocument* now = server_.documents().findByPath(review->path);
-    if (now == nullptr) // closed after accepting: the disk is what the editor left
-      return review->finish(fileSaved(review->request.new_file_contents));
-    review->finish(fileSaved(now->document.text().toString()));
-  });
+void IdeOpenDiff::closeTab(const void* connection, const std::string& tab_name,
+                           std::function<void()> done) {
+  dropAll(take(connection, &tab_name), std::move(done));
+}
+
+void IdeOpenDiff::closeAll(const void* connection, std::function<void(std::size_t)> done) {
+  std::vector<ReviewPtr> dropped = take(connection, nullptr);
+  const std::size_t count = dropped.size();
+  dropAll(std::move(dropped), [count, done = std::move(done)] { done(count); });
+}
+
+void IdeOpenDiff::connectionClosed(const void* connection) {
+  dropAll(take(connection, nullptr), [] {});
 }
 
 } // namespace hashline::lsp

@@ -21,6 +21,10 @@ json failure(const json& id, int code, const std::string& message) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
 }
 
+json textItem(const std::string& text) {
+  return {{"content", json::array({{{"type", "text"}, {"text", text}}})}};
+}
+
 json textContent(const json& value) {
   return {{"content", json::array({{{"type", "text"}, {"text", value.dump()}}})}};
 }
@@ -153,11 +157,11 @@ json IdeProtocol::toolList() const {
              {"tab_name", {{"type", "string"}}}}},
            {"required", json::array({"new_file_path", "new_file_contents"})}}}});
     tools.push_back({{"name", "close_tab"},
-                     {"description", "Closes a diff tab (hashline's reviews live in the buffer)."},
+                     {"description", "Closes a diff: its review, if still undecided, is dropped."},
                      {"inputSchema",
                       {{"type", "object"}, {"properties", {{"tab_name", {{"type", "string"}}}}}}}});
     tools.push_back({{"name", "closeAllDiffTabs"},
-                     {"description", "Closes every diff tab (none: reviews live in the buffer)."},
+                     {"description", "Closes every diff: the undecided reviews are dropped."},
                      {"inputSchema", no_arguments}});
   }
   return tools;
@@ -210,6 +214,7 @@ void IdeProtocol::handle(const json& message, const Send& send, std::weak_ptr<vo
 }
 
 void IdeProtocol::connectionClosed(const void* connection) {
+  if (diffs_) diffs_->connectionClosed(connection);
   auto it = clients_.find(connection);
   if (it == clients_.end()) return;
   const bool was_connected = it->second.connected;
@@ -241,8 +246,9 @@ void IdeProtocol::callTool(const json& id, const json& params, const Send& send,
     std::string problem;
     auto request = IdeOpenDiff::parse(arguments, problem);
     if (!request) return send(failure(id, -32602, "openDiff: " + problem));
+    const void* key = connection.lock().get();
     diffs_->open(
-        std::move(*request), [id, send](json result) { send(reply(id, result)); },
+        std::move(*request), [id, send](json result) { send(reply(id, result)); }, key,
         std::move(connection));
     return;
   }
@@ -254,12 +260,25 @@ void IdeProtocol::callTool(const json& id, const json& params, const Send& send,
     if (name == "openFile") return editor_tools_->openFile(arguments, std::move(answer));
     return editor_tools_->saveDocument(arguments, std::move(answer));
   }
-  if (name == "close_tab" && diffs_)
-    return send(
-        reply(id, {{"content", json::array({{{"type", "text"}, {"text", "TAB_CLOSED"}}})}}));
-  if (name == "closeAllDiffTabs" && diffs_)
-    return send(reply(
-        id, {{"content", json::array({{{"type", "text"}, {"text", "CLOSED_0_DIFF_TABS"}}})}}));
+  // Claude Code closes its diff "tabs" once its terminal settled them (or to start afresh): the
+  // reviews still undecided are dropped; the answer goes once their proposals left the buffer.
+  if (name == "close_tab" && diffs_) {
+    const std::string tab =
+        arguments.is_object() && arguments.contains("tab_name") && arguments["tab_name"].is_string()
+            ? arguments["tab_name"].get<std::string>()
+            : std::string();
+    diffs_->closeTab(connection.lock().get(), tab, [id, send, alive = connection] {
+      if (!alive.expired()) send(reply(id, textItem("TAB_CLOSED")));
+    });
+    return;
+  }
+  if (name == "closeAllDiffTabs" && diffs_) {
+    diffs_->closeAll(connection.lock().get(), [id, send, alive = connection](std::size_t count) {
+      if (!alive.expired())
+        send(reply(id, textItem("CLOSED_" + std::to_string(count) + "_DIFF_TABS")));
+    });
+    return;
+  }
   if (name == "checkDocumentDirty" && dirty_) {
     if (!arguments.is_object() || !arguments.contains("filePath") ||
         !arguments["filePath"].is_string())

@@ -6,12 +6,11 @@
 // `_meta["claudecode/toolUseId"]`. Tools served: getWorkspaceFolders, getOpenEditors (the
 // documents the editor has open, as the mirror holds them), checkDocumentDirty (the buffer
 // against the disk), openDiff (a review of the live buffer: ide_open_diff.h; answered when the
-// user decided), close_tab and closeAllDiffTabs (nothing to close: the review lives in the
-// buffer), openFile and saveDocument (done by the editor: ide_editor_tools.h). Each tool answers
-// MCP content: one text item holding a JSON object, as Claude Code's IDE tools do (openDiff:
-// FILE_SAVED + text, or DIFF_REJECTED + tab name). Unknown methods with an id get -32601, unknown
-// tools -32602; notifications never get an answer. Threading: the owner's io_context (the
-// service's).
+// user decided), close_tab and closeAllDiffTabs (drop the undecided reviews), openFile and
+// saveDocument (done by the editor: ide_editor_tools.h). Each tool answers MCP content: one text
+// item holding a JSON object, as Claude Code's IDE tools do (openDiff: FILE_SAVED + text, or
+// DIFF_REJECTED + tab name). Unknown methods with an id get -32601, unknown tools -32602;
+// notifications never get an answer. Threading: the owner's io_context (the service's).
 #pragma once
 
 #include "lsp/ide/ide_editor_tools.h"

@@ -40,6 +40,8 @@ struct IdeServer::State {
 
 namespace {
 
+constexpr std::uint32_t kHeaderLimit = 8 * 1024; // the upgrade request's header block
+
 // One connection: the HTTP upgrade, then WebSocket text frames in both directions.
 class IdeConnection : public std::enable_shared_from_this<IdeConnection> {
 public:
@@ -48,7 +50,7 @@ public:
 
   void start() {
     parser_.emplace();
-    parser_->header_limit(8 * 1024);
+    parser_->header_limit(kHeaderLimit);
     parser_->body_limit(0);
     http::async_read(stream_.next_layer(), buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code error, std::size_t) {
@@ -58,6 +60,11 @@ public:
 
 private:
   void onRequest(beast::error_code error) {
+    if (error == http::error::header_limit)
+      return refuse({false, 431, "header block over " + std::to_string(kHeaderLimit) + " bytes"});
+    if (error && error != http::error::end_of_stream && error != http::error::partial_message &&
+        error.category() == http::make_error_code(http::error::bad_target).category())
+      return refuse({false, 400, "not an HTTP request (" + error.message() + ")"});
     if (error) return log::debug("claude ide: upgrade request unreadable: ", error.message());
     request_ = parser_->release();
     IdeUpgradeRequest upgrade;
@@ -102,9 +109,23 @@ private:
     http::async_write(stream_.next_layer(), *response,
                       [self = shared_from_this(), response](beast::error_code, std::size_t) {
                         beast::error_code ignored;
-                        self->stream_.next_layer().shutdown(tcp::socket::shutdown_both, ignored);
-                        self->stream_.next_layer().close(ignored);
+                        self->stream_.next_layer().shutdown(tcp::socket::shutdown_send, ignored);
+                        self->drain(16);
                       });
+  }
+
+  // After a refusal: reads (a bounded amount of) what the client still sends until it closes, so
+  // that closing with unread bytes (a header block over the cap) does not reset the connection
+  // before the client read the status.
+  void drain(int reads_left) {
+    drained_.resize(4096);
+    stream_.next_layer().async_read_some(
+        asio::buffer(drained_),
+        [self = shared_from_this(), reads_left](beast::error_code error, std::size_t) {
+          if (!error && reads_left > 1) return self->drain(reads_left - 1);
+          beast::error_code ignored;
+          self->stream_.next_layer().close(ignored);
+        });
   }
 
   void readNext() {
@@ -162,6 +183,7 @@ private:
   http::request<http::empty_body> request_;
   beast::flat_buffer frames_;
   std::deque<std::string> outbox_;
+  std::string drained_;
 };
 
 void acceptNext(const std::shared_ptr<IdeServer::State>& state) {

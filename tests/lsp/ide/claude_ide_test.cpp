@@ -1,161 +1,20 @@
 // Claude Code's IDE end inside `hashline lsp --claude-ide`, driven over real pipes and a real
 // WebSocket (Boost.Beast client): the lock file (place, modes, content, removal on exit, sweep
 // after kill -9), the upgrade gate (token, wrong token, browser Origin, a replaced lock file), the
-// MCP handshake and tools, bad frames (not JSON, over the cap, unknown tool), and openDiff as a
-// review of the live buffer (accept, reject, a path outside the workspace).
-#include "tests/lsp/support/editor_model.h"
-#include "tests/lsp/support/lsp_client.h"
+// MCP handshake and tools, bad frames (not JSON, over the cap, unknown tool), a header block over
+// the cap, and openDiff as a review of the live buffer (accept, reject, a path outside the
+// workspace). The other openDiff paths: claude_open_diff_test.cpp.
+#include "tests/lsp/ide/ide_test_util.h"
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
-#include <filesystem>
-#include <fstream>
-#include <gtest/gtest.h>
 #include <set>
 #include <signal.h>
 #include <sys/stat.h>
 #include <thread>
-#include <utility>
 
 namespace hashline::test {
 namespace {
 
-namespace fs = std::filesystem;
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
-using tcp = asio::ip::tcp;
-using json = nlohmann::json;
-
-json readJson(const fs::path& path) {
-  std::ifstream in(path);
-  return json::parse(in);
-}
-
-std::vector<fs::path> lockFiles(const fs::path& dir) {
-  std::vector<fs::path> found;
-  if (!fs::exists(dir)) return found;
-  for (const auto& entry : fs::directory_iterator(dir))
-    if (entry.path().extension() == ".lock") found.push_back(entry.path());
-  return found;
-}
-
-// A raw upgrade: the HTTP status the server answered (101 when it became a WebSocket).
-int upgradeStatus(int port, const std::vector<std::pair<std::string, std::string>>& headers) {
-  asio::io_context io;
-  tcp::socket socket(io);
-  socket.connect(
-      tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
-  http::request<http::empty_body> request(http::verb::get, "/", 11);
-  request.set(http::field::host, "127.0.0.1");
-  request.set(http::field::upgrade, "websocket");
-  request.set(http::field::connection, "Upgrade");
-  request.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
-  request.set(http::field::sec_websocket_version, "13");
-  for (const auto& [name, value] : headers)
-    request.set(name, value);
-  http::write(socket, request);
-  beast::flat_buffer buffer;
-  http::response<http::string_body> response;
-  http::read(socket, buffer, response);
-  return response.result_int();
-}
-
-// A WebSocket client of the IDE server, as Claude Code connects.
-class IdeClient {
-public:
-  IdeClient(int port, const std::string& token) : stream_(io_) {
-    stream_.next_layer().connect(
-        tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
-    stream_.set_option(websocket::stream_base::decorator([token](websocket::request_type& req) {
-      req.set("x-claude-code-ide-authorization", token);
-      req.set(http::field::sec_websocket_protocol, "mcp");
-    }));
-    websocket::response_type response;
-    stream_.handshake(response, "127.0.0.1", "/");
-    subprotocol_ = std::string(response[http::field::sec_websocket_protocol]);
-    stream_.text(true);
-  }
-  void sendText(const std::string& text) { stream_.write(asio::buffer(text)); }
-  /// Sends a tools/call without waiting for its answer (openDiff answers when the user decided).
-  int startCall(const std::string& tool, json arguments) {
-    sendText(json{{"jsonrpc", "2.0"},
-                  {"id", ++id_},
-                  {"method", "tools/call"},
-                  {"params", {{"name", tool}, {"arguments", std::move(arguments)}}}}
-                 .dump());
-    return id_;
-  }
-  /// Sends a frame the server may hang up on part-way (EPIPE or a reset is then expected).
-  void sendTextMayBeCutOff(const std::string& text) {
-    beast::error_code ignored;
-    stream_.write(asio::buffer(text), ignored);
-  }
-  json receive() {
-    beast::flat_buffer buffer;
-    stream_.read(buffer);
-    return json::parse(beast::buffers_to_string(buffer.data()));
-  }
-  json call(const std::string& method, json params = json::object()) {
-    sendText(
-        json{{"jsonrpc", "2.0"}, {"id", ++id_}, {"method", method}, {"params", params}}.dump());
-    return receive();
-  }
-  /// Reads until the server closes; true when it did.
-  bool closedByServer() {
-    beast::error_code error;
-    beast::flat_buffer buffer;
-    stream_.read(buffer, error);
-    return bool(error);
-  }
-  /// A normal close (code 1000), as Claude Code sends on /exit.
-  void close() { stream_.close(websocket::close_code::normal); }
-  const std::string& subprotocol() const { return subprotocol_; }
-
-private:
-  asio::io_context io_;
-  websocket::stream<tcp::socket> stream_;
-  std::string subprotocol_;
-  int id_ = 0;
-};
-
-class ClaudeIde : public ::testing::Test {
-protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("hashline-ide-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "config");
-    fs::create_directories(root_ / "ws");
-    ::setenv("CLAUDE_CONFIG_DIR", (root_ / "config").c_str(), 1);
-    ::setenv("HASHLINE_CLAUDE_IDE_MAX_MESSAGE_BYTES", "64K", 1);
-  }
-  void TearDown() override {
-    ::unsetenv("CLAUDE_CONFIG_DIR");
-    ::unsetenv("HASHLINE_CLAUDE_IDE_MAX_MESSAGE_BYTES");
-    fs::remove_all(root_);
-  }
-  fs::path ideDir() const { return root_ / "config" / "ide"; }
-  std::unique_ptr<LspClient> start(const fs::path& workspace) {
-    LspClientOptions options;
-    options.args = {"lsp", "--claude-ide", "--log-level", "debug"};
-    auto client = std::make_unique<LspClient>(options);
-    client->initialize(json::object(),
-                       {{"rootUri", "file://" + workspace.string()}, {"processId", nullptr}});
-    return client;
-  }
-  json onlyLock() {
-    auto locks = lockFiles(ideDir());
-    EXPECT_EQ(locks.size(), 1u);
-    return locks.empty() ? json() : readJson(locks.front());
-  }
-  fs::path root_;
-};
+using ClaudeIde = ClaudeIdeTest;
 
 TEST_F(ClaudeIde, LockFileIsPrivateAndDescribesThisSidecar) {
   auto client = start(root_ / "ws");
@@ -466,6 +325,19 @@ TEST_F(ClaudeIde, EveryConnectionWithoutTheTokenIsRefusedBeforeAnyMessage) {
             401);
   EXPECT_EQ(upgradeStatus(port, {{"x-claude-code-ide-authorization", token}}), 101);
   EXPECT_NE(client->log().find("connection refused (403)"), std::string::npos);
+  // A header block over the 8 KiB cap: 431, logged like the other refusals.
+  EXPECT_EQ(upgradeStatus(port, {{"x-claude-code-ide-authorization", token},
+                                 {"X-Padding", std::string(9000, 'a')}}),
+            431);
+  client->sync();
+  EXPECT_NE(client->log().find("connection refused (431): header block over 8192 bytes"),
+            std::string::npos)
+      << client->log();
+  // Not HTTP at all: 400, logged.
+  EXPECT_EQ(rawReplyStatus(port, "\x16\x03\x01 not http\r\n\r\n"), 400);
+  client->sync();
+  EXPECT_NE(client->log().find("connection refused (400): not an HTTP request"), std::string::npos)
+      << client->log();
   EXPECT_EQ(client->shutdownAndExit(), 0);
 }
 
@@ -498,28 +370,6 @@ TEST_F(ClaudeIde, SecondSidecarGetsItsOwnPortAndSweepsAKilledOnesLock) {
   EXPECT_EQ(second->shutdownAndExit(), 0);
   EXPECT_EQ(third->shutdownAndExit(), 0);
   EXPECT_TRUE(lockFiles(ideDir()).empty());
-}
-
-// Plays the editor for one workspace/applyEdit of the sidecar: applies it to `buffer`, answers
-// applied, and sends the didChange.
-void applyNextEdit(LspClient& client, EditorModel& buffer) {
-  json request = client.waitServerRequest("workspace/applyEdit");
-  ASSERT_FALSE(request.is_null()) << client.log();
-  const json& change = request["params"]["edit"]["documentChanges"][0];
-  ASSERT_EQ(change["textDocument"]["version"], buffer.version) << request;
-  std::vector<json> changes = buffer.applyTextEdits(change["edits"]);
-  client.respond(request["id"], {{"applied", true}});
-  client.didChange(buffer.uri, ++buffer.version, changes);
-  client.sync();
-}
-
-// The op of the pending hunks of `session` on `path` (0 when none).
-std::uint64_t pendingOp(LspClient& client, const std::string& path) {
-  json pending = client.callResult("hashline/pending", {{"path", path}});
-  for (const json& file : pending["files"])
-    for (const json& hunk : file["hunks"])
-      if (hunk["agent"] == "claude-code") return hunk["op"].get<std::uint64_t>();
-  return 0;
 }
 
 TEST_F(ClaudeIde, OpenDiffIsAReviewOfTheLiveBufferAcceptedOrRejected) {
@@ -596,7 +446,7 @@ TEST_F(ClaudeIde, OpenDiffIsAReviewOfTheLiveBufferAcceptedOrRejected) {
   EXPECT_EQ(rejected["result"]["content"][1]["text"], "second");
   EXPECT_EQ(buffer.text, before);
 
-  // Outside the workspace, or not text: a tool error, nothing changes.
+  // Outside the workspace, or bad arguments: a tool error, nothing changes.
   json outside = ide.call("tools/call", {{"name", "openDiff"},
                                          {"arguments",
                                           {{"new_file_path", (root_ / "elsewhere.txt").string()},
@@ -604,11 +454,6 @@ TEST_F(ClaudeIde, OpenDiffIsAReviewOfTheLiveBufferAcceptedOrRejected) {
   EXPECT_EQ(outside["result"]["isError"], true) << outside;
   EXPECT_EQ(
       outside["result"]["content"][0]["text"].get<std::string>().rfind("OUTSIDE_WORKSPACE", 0), 0u);
-  json binary = ide.call("tools/call", {{"name", "openDiff"},
-                                        {"arguments",
-                                         {{"new_file_path", file.string()},
-                                          {"new_file_contents", std::string("a\0b\n", 4)}}}});
-  EXPECT_EQ(binary["result"]["isError"], true) << binary;
   json missing = ide.call("tools/call", {{"name", "openDiff"}, {"arguments", json::object()}});
   EXPECT_EQ(missing["error"]["code"], -32602);
   EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());

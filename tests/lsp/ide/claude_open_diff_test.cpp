@@ -1,0 +1,398 @@
+// openDiff answered only with what the user chose (issue 30; docs/claude-ide.md, "openDiff: who
+// decides"), one test per path of that table: a file not open (the editor shows it; an editor
+// that cannot leaves the call to Claude Code's prompt), a proposal over the user's unsaved typing
+// (a conflict the user resolves, then Accept / Reject), a proposal the buffer already holds, a
+// file deleted meanwhile, a proposal that is not text, two openDiffs of one file, and
+// close_tab / closeAllDiffTabs / the connection closing while a review is undecided. The real
+// binary over pipes (this test plays the editor) and a real WebSocket (it plays Claude Code).
+// "Not answered yet" is shown by order, never by time: the sidecar answers a connection's
+// messages in order, so a ping's reply arriving first proves no answer was sent before it.
+#include "tests/lsp/ide/ide_test_util.h"
+
+namespace hashline::test {
+namespace {
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The next frame is the reply to a fresh ping: nothing else was sent before it.
+void expectNothingAnswered(IdeClient& ide) {
+  json next = ide.call("ping");
+  EXPECT_EQ(next["result"], json::object())
+      << "answered although the user decided nothing: " << next.dump();
+}
+
+// The next window/showMessage holding `text` (others, e.g. the reconciler's, are skipped).
+std::string waitMessage(LspClient& client, const std::string& text) {
+  for (int seen = 0; seen < 8; ++seen) {
+    json message = client.waitNotification("window/showMessage");
+    if (message.is_null()) break;
+    const std::string said = message["params"].value("message", "");
+    if (said.find(text) != std::string::npos) return said;
+  }
+  ADD_FAILURE() << "no window/showMessage with \"" << text << "\"";
+  return {};
+}
+
+json openDiffArguments(const fs::path& file, const std::string& contents, const std::string& tab) {
+  return {{"old_file_path", file.string()},
+          {"new_file_path", file.string()},
+          {"new_file_contents", contents},
+          {"tab_name", tab}};
+}
+
+// The editor (the sidecar's LspClient) and Claude Code (its IDE connection, initialized).
+struct Session {
+  Session(std::unique_ptr<LspClient> editor, int port, const std::string& token)
+      : client(std::move(editor)), ide(port, token) {
+    ide.call("initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()}});
+  }
+  std::unique_ptr<LspClient> client;
+  IdeClient ide;
+};
+
+const json kApplyEdit = {{"workspace", {{"applyEdit", true}}}};
+
+class ClaudeOpenDiff : public ClaudeIdeTest {
+protected:
+  std::unique_ptr<Session> connect(json capabilities = json::object()) {
+    auto client = start(root_ / "ws", std::move(capabilities));
+    const int at = port();
+    return std::make_unique<Session>(std::move(client), at, onlyLock()["authToken"]);
+  }
+};
+
+TEST_F(ClaudeOpenDiff, AFileNotOpenIsShownInTheEditorAndReviewedThere) {
+  const fs::path file = root_ / "ws" / "g.txt";
+  const fs::path other = root_ / "ws" / "h.txt";
+  std::ofstream(file) << "alpha\nbeta\n";
+  std::ofstream(other) << "one\n";
+  auto s = connect(kApplyEdit);
+  LspClient& client = *s->client;
+  IdeClient& ide = s->ide;
+
+  int call = ide.startCall("openDiff", openDiffArguments(file, "alpha\nBETA\n", "g (1)"));
+  json show = client.waitServerRequest("window/showDocument");
+  ASSERT_FALSE(show.is_null()) << client.log();
+  EXPECT_EQ(show["params"]["uri"], "file://" + file.string());
+  EXPECT_EQ(show["params"]["takeFocus"], true);
+  expectNothingAnswered(ide);
+  client.respond(show["id"], {{"success", true}});
+  EditorModel buffer("file://" + file.string(), "alpha\nbeta\n");
+  client.didOpen(buffer.uri, buffer.text, buffer.version);
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, "alpha\nBETA\n");
+  expectNothingAnswered(ide);
+  const std::uint64_t op = pendingOp(client, file.string());
+  ASSERT_NE(op, 0u) << client.log();
+  client.request("hashline/reject", {{"op", std::to_string(op)}});
+  applyNextEdit(client, buffer);
+  json rejected = ide.receive();
+  EXPECT_EQ(rejected["id"], call);
+  EXPECT_EQ(contentText(rejected, 0), "DIFF_REJECTED");
+  EXPECT_EQ(contentText(rejected, 1), "g (1)");
+  EXPECT_EQ(buffer.text, "alpha\nbeta\n");
+  EXPECT_EQ(readFile(file), "alpha\nbeta\n");
+
+  // Accepted: FILE_SAVED with the buffer's text, only after the user kept it.
+  call = ide.startCall("openDiff", openDiffArguments(other, "one\ntwo\n", "h (1)"));
+  show = client.waitServerRequest("window/showDocument");
+  client.respond(show["id"], {{"success", true}});
+  EditorModel second("file://" + other.string(), "one\n");
+  client.didOpen(second.uri, second.text, second.version);
+  applyNextEdit(client, second);
+  expectNothingAnswered(ide);
+  const std::uint64_t kept = pendingOp(client, other.string());
+  ASSERT_NE(kept, 0u);
+  client.callResult("hashline/accept", {{"op", std::to_string(kept)}});
+  json saved = ide.receive();
+  EXPECT_EQ(saved["id"], call);
+  EXPECT_EQ(contentText(saved, 0), "FILE_SAVED");
+  EXPECT_EQ(contentText(saved, 1), "one\ntwo\n");
+  EXPECT_EQ(readFile(other), "one\n") << "hashline wrote the file itself";
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeOpenDiff, AnEditorThatCannotShowTheFileLeavesTheCallToClaudeCode) {
+  const fs::path file = root_ / "ws" / "g.txt";
+  std::ofstream(file) << "alpha\n";
+  auto s = connect();
+  LspClient& client = *s->client;
+  IdeClient& ide = s->ide;
+
+  // The editor says no: unanswered, the user told to answer in Claude Code's terminal.
+  ide.startCall("openDiff", openDiffArguments(file, "ALPHA\n", "g (1)"));
+  json show = client.waitServerRequest("window/showDocument");
+  client.respond(show["id"], {{"success", false}});
+  waitMessage(client, "the editor could not show it");
+  expectNothingAnswered(ide);
+  EXPECT_NE(client.log().find("not answered, Claude Code's own prompt decides"), std::string::npos)
+      << client.log();
+  // Claude Code's terminal decided and it closes the tab: TAB_CLOSED, and still no answer.
+  int closing = ide.startCall("close_tab", {{"tab_name", "g (1)"}});
+  json closed = ide.receive();
+  EXPECT_EQ(closed["id"], closing);
+  EXPECT_EQ(contentText(closed), "TAB_CLOSED");
+  expectNothingAnswered(ide);
+
+  // An LSP client without showDocument: the same.
+  ide.startCall("openDiff", openDiffArguments(file, "ALPHA\n", "g (2)"));
+  show = client.waitServerRequest("window/showDocument");
+  client.respondError(show["id"], -32601, "method not found");
+  waitMessage(client, "Answer it in Claude Code's terminal");
+  expectNothingAnswered(ide);
+  // Claude Code goes away with the call open: dropped, the sidecar goes on.
+  ide.close();
+  IdeClient again(port(), onlyLock()["authToken"]);
+  EXPECT_EQ(again.call("ping")["result"], json::object());
+  EXPECT_EQ(readFile(file), "alpha\n");
+  client.sync();
+  EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeOpenDiff, AProposalOverUnsavedTypingIsAConflictTheUserResolvesThenDecides) {
+  const fs::path file = root_ / "ws" / "c.txt";
+  std::ofstream(file) << "one\ntwo\nthree\n";
+  auto s = connect(kApplyEdit);
+  LspClient& client = *s->client;
+  IdeClient& ide = s->ide;
+  const std::string typed = "one\ntwo typed\nthree\n";
+  EditorModel buffer("file://" + file.string(), typed);
+  client.didOpen(buffer.uri, buffer.text, buffer.version);
+  client.sync();
+
+  // 1. Claude's lines shown in place of the user's; Reject puts the user's back (keep theirs);
+  // then Accept: FILE_SAVED with exactly the user's text.
+  int call =
+      ide.startCall("openDiff", openDiffArguments(file, "one\nTWO by claude\nthree\n", "c (1)"));
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, "one\nTWO by claude\nthree\n");
+  const std::string warning = waitMessage(client, "overlaps your unsaved typing at line 2");
+  EXPECT_NE(warning.find("two typed"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("TWO by claude"), std::string::npos) << warning;
+  const std::uint64_t op = pendingOp(client, file.string());
+  ASSERT_NE(op, 0u) << client.log();
+  client.request("hashline/reject", {{"op", std::to_string(op)}});
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, typed);
+  json question = client.waitServerRequest("window/showMessageRequest");
+  ASSERT_FALSE(question.is_null()) << client.log();
+  EXPECT_EQ(question["params"]["actions"],
+            json::array({{{"title", "Accept"}}, {{"title", "Reject"}}}));
+  EXPECT_NE(question["params"]["message"].get<std::string>().find("overlapped your unsaved typing"),
+            std::string::npos);
+  expectNothingAnswered(ide);
+  client.respond(question["id"], {{"title", "Accept"}});
+  json saved = ide.receive();
+  EXPECT_EQ(saved["id"], call);
+  EXPECT_EQ(contentText(saved, 0), "FILE_SAVED");
+  EXPECT_EQ(contentText(saved, 1), typed);
+
+  // 2. Take Claude's (Keep), then Reject the edit: Claude's lines go out again, DIFF_REJECTED.
+  call = ide.startCall("openDiff", openDiffArguments(file, "one\nTWO again\nthree\n", "c (2)"));
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, "one\nTWO again\nthree\n");
+  const std::uint64_t second = pendingOp(client, file.string());
+  ASSERT_NE(second, 0u);
+  client.callResult("hashline/accept", {{"op", std::to_string(second)}});
+  question = client.waitServerRequest("window/showMessageRequest");
+  expectNothingAnswered(ide);
+  client.respond(question["id"], {{"title", "Reject"}});
+  applyNextEdit(client, buffer); // the op taken out again
+  EXPECT_EQ(buffer.text, typed);
+  json rejected = ide.receive();
+  EXPECT_EQ(rejected["id"], call);
+  EXPECT_EQ(contentText(rejected, 0), "DIFF_REJECTED");
+
+  // 3. The user edits Claude's lines, keeps them, and accepts: FILE_SAVED with the edited text.
+  call = ide.startCall("openDiff", openDiffArguments(file, "one\nTWO third\nthree\n", "c (3)"));
+  applyNextEdit(client, buffer);
+  const std::uint64_t third = pendingOp(client, file.string());
+  ASSERT_NE(third, 0u);
+  const auto [begin, end] = buffer.lineBytes(1);
+  client.didChange(buffer.uri, ++buffer.version,
+                   {buffer.replaceBytes(begin, end, "TWO third, edited by me")});
+  client.sync();
+  client.callResult("hashline/accept", {{"op", std::to_string(third)}});
+  question = client.waitServerRequest("window/showMessageRequest");
+  client.respond(question["id"], {{"title", "Accept"}});
+  saved = ide.receive();
+  EXPECT_EQ(saved["id"], call);
+  EXPECT_EQ(contentText(saved, 1), "one\nTWO third, edited by me\nthree\n");
+
+  // 4. The question dismissed: no answer (Claude Code's prompt decides); close_tab then takes
+  // Claude's lines out of the buffer before TAB_CLOSED.
+  const std::string before = buffer.text;
+  ide.startCall("openDiff", openDiffArguments(file, "one\nTWO fourth\nthree\n", "c (4)"));
+  applyNextEdit(client, buffer);
+  const std::uint64_t fourth = pendingOp(client, file.string());
+  client.callResult("hashline/accept", {{"op", std::to_string(fourth)}});
+  question = client.waitServerRequest("window/showMessageRequest");
+  client.respond(question["id"], nullptr);
+  waitMessage(client, "the question was dismissed");
+  expectNothingAnswered(ide);
+  int closing = ide.startCall("close_tab", {{"tab_name", "c (4)"}});
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, before);
+  json closed = ide.receive();
+  EXPECT_EQ(closed["id"], closing);
+  EXPECT_EQ(contentText(closed), "TAB_CLOSED");
+  EXPECT_EQ(readFile(file), "one\ntwo\nthree\n") << "hashline wrote the file itself";
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeOpenDiff, AProposalTheBufferAlreadyHoldsIsAskedAbout) {
+  const fs::path file = root_ / "ws" / "i.txt";
+  std::ofstream(file) << "a\nb\n";
+  auto s = connect(kApplyEdit);
+  LspClient& client = *s->client;
+  IdeClient& ide = s->ide;
+  // The user already typed exactly what Claude proposes: nothing to review, so the editor asks.
+  EditorModel buffer("file://" + file.string(), "a\nB\n");
+  client.didOpen(buffer.uri, buffer.text, buffer.version);
+  client.sync();
+  int call = ide.startCall("openDiff", openDiffArguments(file, "a\nB\n", "i (1)"));
+  json question = client.waitServerRequest("window/showMessageRequest");
+  EXPECT_NE(question["params"]["message"].get<std::string>().find("already holds it"),
+            std::string::npos)
+      << question;
+  expectNothingAnswered(ide);
+  client.respond(question["id"], {{"title", "Reject"}});
+  json rejected = ide.receive();
+  EXPECT_EQ(rejected["id"], call);
+  EXPECT_EQ(contentText(rejected, 0), "DIFF_REJECTED");
+  call = ide.startCall("openDiff", openDiffArguments(file, "a\nB\n", "i (2)"));
+  question = client.waitServerRequest("window/showMessageRequest");
+  client.respond(question["id"], {{"title", "Accept"}});
+  json saved = ide.receive();
+  EXPECT_EQ(saved["id"], call);
+  EXPECT_EQ(contentText(saved, 0), "FILE_SAVED");
+  EXPECT_EQ(contentText(saved, 1), "a\nB\n");
+  client.sync();
+  EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
+  EXPECT_EQ(readFile(file), "a\nb\n");
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeOpenDiff, AFileDeletedMeanwhileIsAWholeFileConflict) {
+  const fs::path file = root_ / "ws" / "d.txt";
+  std::ofstream(file) << "x\ny\n";
+  auto s = connect(kApplyEdit);
+  LspClient& client = *s->client;
+  IdeClient& ide = s->ide;
+  EditorModel buffer("file://" + file.string(), "x\ny\n");
+  client.didOpen(buffer.uri, buffer.text, buffer.version);
+  client.sync();
+  fs::remove(file);
+  int call = ide.startCall("openDiff", openDiffArguments(file, "x\nY\n", "d (1)"));
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, "x\nY\n");
+  waitMessage(client, "overlaps your unsaved typing");
+  const std::uint64_t op = pendingOp(client, file.string());
+  ASSERT_NE(op, 0u) << client.log();
+  client.callResult("hashline/accept", {{"op", std::to_string(op)}});
+  json question = client.waitServerRequest("window/showMessageRequest");
+  expectNothingAnswered(ide);
+  client.respond(question["id"], {{"title", "Accept"}});
+  json saved = ide.receive();
+  EXPECT_EQ(saved["id"], call);
+  EXPECT_EQ(contentText(saved, 0), "FILE_SAVED");
+  EXPECT_EQ(contentText(saved, 1), "x\nY\n");
+  EXPECT_FALSE(fs::exists(file)) << "hashline wrote the file itself";
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeOpenDiff, AProposalThatIsNotTextIsLeftToClaudeCode) {
+  const fs::path file = root_ / "ws" / "b.txt";
+  std::ofstream(file) << "text\n";
+  auto s = connect(kApplyEdit);
+  LspClient& client = *s->client;
+  IdeClient& ide = s->ide;
+  EditorModel buffer("file://" + file.string(), "text\n");
+  client.didOpen(buffer.uri, buffer.text, buffer.version);
+  client.sync();
+  ide.startCall("openDiff", openDiffArguments(file, std::string("a\0b\n", 4), "b (1)"));
+  waitMessage(client, "the proposal is not text");
+  expectNothingAnswered(ide);
+  int closing = ide.startCall("closeAllDiffTabs", json::object());
+  json closed = ide.receive();
+  EXPECT_EQ(closed["id"], closing);
+  EXPECT_EQ(contentText(closed), "CLOSED_1_DIFF_TABS");
+  expectNothingAnswered(ide);
+  client.sync();
+  EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
+  EXPECT_EQ(readFile(file), "text\n");
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeOpenDiff, TwoOpenDiffsOfOneFileAreDecidedInTurn) {
+  const fs::path file = root_ / "ws" / "t.txt";
+  std::ofstream(file) << "1\n2\n3\n";
+  auto s = connect(kApplyEdit);
+  LspClient& client = *s->client;
+  IdeClient& ide = s->ide;
+  EditorModel buffer("file://" + file.string(), "1\n2\n3\n");
+  client.didOpen(buffer.uri, buffer.text, buffer.version);
+  client.sync();
+  int first = ide.startCall("openDiff", openDiffArguments(file, "ONE\n2\n3\n", "t (1)"));
+  applyNextEdit(client, buffer);
+  int second = ide.startCall("openDiff", openDiffArguments(file, "1\n2\nTHREE\n", "t (2)"));
+  expectNothingAnswered(ide); // both calls are in; the second waits for the first
+  client.sync();
+  EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
+  client.callResult("hashline/accept", {{"op", std::to_string(pendingOp(client, file.string()))}});
+  json saved = ide.receive();
+  EXPECT_EQ(saved["id"], first);
+  EXPECT_EQ(contentText(saved, 1), "ONE\n2\n3\n");
+  applyNextEdit(client, buffer); // now the second, against the buffer as the first left it
+  EXPECT_EQ(buffer.text, "ONE\n2\nTHREE\n");
+  client.request("hashline/reject", {{"op", std::to_string(pendingOp(client, file.string()))}});
+  applyNextEdit(client, buffer);
+  json rejected = ide.receive();
+  EXPECT_EQ(rejected["id"], second);
+  EXPECT_EQ(contentText(rejected, 0), "DIFF_REJECTED");
+  EXPECT_EQ(buffer.text, "ONE\n2\n3\n");
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+TEST_F(ClaudeOpenDiff, ClosingEveryTabOrTheConnectionTakesAnUndecidedProposalOut) {
+  const fs::path file = root_ / "ws" / "z.txt";
+  std::ofstream(file) << "keep\n";
+  auto s = connect(kApplyEdit);
+  LspClient& client = *s->client;
+  IdeClient& ide = s->ide;
+  EditorModel buffer("file://" + file.string(), "keep\n");
+  client.didOpen(buffer.uri, buffer.text, buffer.version);
+  client.sync();
+  ide.startCall("openDiff", openDiffArguments(file, "keep\nadded\n", "z (1)"));
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, "keep\nadded\n");
+  int closing = ide.startCall("closeAllDiffTabs", json::object());
+  applyNextEdit(client, buffer); // taken out before the answer
+  EXPECT_EQ(buffer.text, "keep\n");
+  json closed = ide.receive();
+  EXPECT_EQ(closed["id"], closing);
+  EXPECT_EQ(contentText(closed), "CLOSED_1_DIFF_TABS");
+  expectNothingAnswered(ide);
+  EXPECT_EQ(pendingOp(client, file.string()), 0u);
+
+  // Nothing undecided: CLOSED_0_DIFF_TABS.
+  EXPECT_EQ(contentText(ide.call("tools/call",
+                                 {{"name", "closeAllDiffTabs"}, {"arguments", json::object()}})),
+            "CLOSED_0_DIFF_TABS");
+  // Claude Code goes away mid-review: the proposal is taken out.
+  ide.startCall("openDiff", openDiffArguments(file, "keep\nagain\n", "z (2)"));
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, "keep\nagain\n");
+  ide.close();
+  applyNextEdit(client, buffer);
+  EXPECT_EQ(buffer.text, "keep\n");
+  EXPECT_EQ(readFile(file), "keep\n");
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+} // namespace
+} // namespace hashline::test
