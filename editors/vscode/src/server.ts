@@ -1,5 +1,6 @@
 // Owns the `hashline lsp` process: starts it through vscode-languageclient for every file and
-// untitled buffer, restarts it when its settings change, and gives the rest of the extension one
+// untitled buffer, restarts it when its settings change or it crashed (crashRestart.ts: the
+// client re-opens every document in the new process; onDidStart fires again), and gives the rest of the extension one
 // way to call it (executeCommand, hashline/snapshot, notifications) and to answer the server's
 // own requests and notifications (handleRequest, handleNotification: installed on every client
 // it starts). Runs on the extension host's event loop.
@@ -13,6 +14,7 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
+import { CrashRestart } from './crashRestart';
 import { ReconciledNotification, ReconciledParams, SnapshotRequest, SnapshotResult } from './protocol';
 import { initializationOptions, readSettings, serverArguments } from './settings';
 
@@ -45,16 +47,22 @@ export class HashlineServer implements vscode.Disposable {
   private readonly requestHandlers = new Map<string, (params: unknown) => Promise<unknown>>();
   // Server notifications we listen to, installed the same way.
   private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
+  // Restarts after a crash, and when it gave up (shared by every client: the count survives them).
+  readonly crashRestart: CrashRestart;
 
   constructor(
     private readonly log: vscode.OutputChannel,
     private readonly trace: vscode.OutputChannel,
     readonly session: string,
-  ) {}
+  ) {
+    this.crashRestart = new CrashRestart((line) => this.log.appendLine(line));
+  }
 
   // Starts the server if it is not running; resolves once `initialize` has completed.
   start(): Promise<LanguageClient> {
     if (this.client && this.client.state === State.Running) return Promise.resolve(this.client);
+    // The client is restarting the server after a crash: wait for it instead of starting another.
+    if (this.client && this.client.state === State.Starting && !this.starting) return this.whenRunning(this.client);
     if (!this.starting) {
       this.starting = (async () => {
         // A client that gave up (crashed too often) or failed is replaced, never reused.
@@ -69,7 +77,28 @@ export class HashlineServer implements vscode.Disposable {
 
   async restart(): Promise<LanguageClient> {
     await this.stop();
+    this.crashRestart.reset();
     return this.start();
+  }
+
+  // Resolves when `client` runs again; rejects when it stops instead (it gave up).
+  private whenRunning(client: LanguageClient): Promise<LanguageClient> {
+    return new Promise((resolve, reject) => {
+      const listener = client.onDidChangeState((e) => {
+        if (e.newState === State.Running) {
+          listener.dispose();
+          resolve(client);
+        } else if (e.newState === State.Stopped) {
+          listener.dispose();
+          reject(new Error(`the hashline server stopped while restarting${this.crashRestart.gaveUp ? ` (${this.crashRestart.gaveUp})` : ''}`));
+        }
+      });
+    });
+  }
+
+  // Between a crash and the client's restart being up (for the status item).
+  get restarting(): boolean {
+    return this.client?.state === State.Starting && this.crashRestart.restarts > 0 && !this.starting;
   }
 
   async stop(): Promise<void> {
@@ -179,6 +208,7 @@ export class HashlineServer implements vscode.Disposable {
       initializationOptions: initializationOptions(settings, this.session),
       // The server's own log goes to stderr → the output channel; do not pop it up on every line.
       revealOutputChannelOn: RevealOutputChannelOn.Never,
+      errorHandler: this.crashRestart,
     };
     this.log.appendLine(
       `[hashline] starting ${settings.binaryPath} ${args.join(' ')} (tier ${settings.tier}, ` +
@@ -186,7 +216,15 @@ export class HashlineServer implements vscode.Disposable {
     );
     const client = new LanguageClient('hashline', 'hashline', serverOptions, clientOptions);
     this.client = client;
-    client.onDidChangeState(() => this.stateChanged.fire());
+    let launched = false;
+    client.onDidChangeState((e) => {
+      this.stateChanged.fire();
+      // Running again after a crash: the client re-opened the documents; the others send their state.
+      if (launched && e.newState === State.Running && this.client === client) {
+        this.log.appendLine(`[hashline] server restarted after a crash (${this.crashRestart.restarts} so far)`);
+        this.started.fire();
+      }
+    });
     client.onNotification(ReconciledNotification, (p: ReconciledParams) => this.reconciled.fire(p));
     for (const [method, handler] of this.requestHandlers) client.onRequest(method, handler);
     for (const [method, handler] of this.notificationHandlers) client.onNotification(method, handler);
@@ -197,6 +235,7 @@ export class HashlineServer implements vscode.Disposable {
       this.stateChanged.fire();
       throw new Error(`could not start "${settings.binaryPath} ${args.join(' ')}": ${errorText(e)}`);
     }
+    launched = true;
     const info = client.initializeResult?.serverInfo;
     this.log.appendLine(
       `[hashline] server ready${info ? `: ${info.name} ${info.version ?? ''}` : ''}` +

@@ -1,6 +1,7 @@
 // The language status item ("{} hashline" in the status bar's language area) of every mirrored
 // document: whether the sidecar runs, which anchor tier reads use, and a link to the status.
-// Updated on the extension host when the server's state or the settings change.
+// After a crash it says the server is restarting, or why it gave up (crashRestart.ts). Updated on
+// the extension host when the server's state or the settings change.
 import * as vscode from 'vscode';
 import { HashlineServer, documentSelector } from './server';
 import { readSettings } from './settings';
@@ -9,18 +10,11 @@ export function registerStatusItem(server: HashlineServer): vscode.Disposable[] 
   const item = vscode.languages.createLanguageStatusItem('hashline.status', documentSelector);
   item.name = 'hashline';
   const update = () => {
-    const info = server.serverInfo;
-    if (server.running) {
-      item.text = 'hashline';
-      item.detail = `mirroring · ${readSettings().tier} anchors${info?.version ? ` · ${info.version}` : ''}`;
-      item.severity = vscode.LanguageStatusSeverity.Information;
-      item.command = { title: 'Status', command: 'hashline.showStatus' };
-    } else {
-      item.text = 'hashline';
-      item.detail = 'not running';
-      item.severity = vscode.LanguageStatusSeverity.Warning;
-      item.command = { title: 'Show Log', command: 'hashline.showLog' };
-    }
+    const status = statusOf(server);
+    item.text = 'hashline';
+    item.detail = status.detail;
+    item.severity = status.severity;
+    item.command = status.command;
   };
   update();
   return [
@@ -28,4 +22,42 @@ export function registerStatusItem(server: HashlineServer): vscode.Disposable[] 
     server.onDidChangeState(update),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('hashline.tier') && update()),
   ];
+}
+
+// What the item shows for the server's state now (also read by the test hooks).
+export function statusOf(server: HashlineServer): {
+  detail: string;
+  severity: vscode.LanguageStatusSeverity;
+  command: vscode.Command;
+} {
+  const info = server.serverInfo;
+  const restarts = server.crashRestart.restarts;
+  if (server.running) {
+    return {
+      detail:
+        `mirroring · ${readSettings().tier} anchors${info?.version ? ` · ${info.version}` : ''}` +
+        (restarts > 0 ? ` · restarted ${restarts}× after a crash` : ''),
+      severity: vscode.LanguageStatusSeverity.Information,
+      command: { title: 'Status', command: 'hashline.showStatus' },
+    };
+  }
+  if (server.restarting) {
+    return {
+      detail: 'restarting after a crash',
+      severity: vscode.LanguageStatusSeverity.Warning,
+      command: { title: 'Show Log', command: 'hashline.showLog' },
+    };
+  }
+  if (server.crashRestart.gaveUp) {
+    return {
+      detail: `stopped: ${server.crashRestart.gaveUp}`,
+      severity: vscode.LanguageStatusSeverity.Error,
+      command: { title: 'Restart', command: 'hashline.restartServer' },
+    };
+  }
+  return {
+    detail: 'not running',
+    severity: vscode.LanguageStatusSeverity.Warning,
+    command: { title: 'Show Log', command: 'hashline.showLog' },
+  };
 }

@@ -6,12 +6,15 @@
 //   the driver drops `<dir>/rpc/<id>.req.json`, the extension answers `<dir>/rpc/<id>.res.json`.
 //   It lets the driver read the editor's model (text, version, dirty flag), the CodeLenses and
 //   diagnostics VS Code shows and the symbols the extension would give the server, select lines,
-//   and run commands/tools the way an in-editor agent would. Runs on the extension host's event loop.
+//   run commands/tools the way an in-editor agent would, and raise the crash-restart limit.
+//   Runs on the extension host's event loop.
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { HashlineServer, documentSelector, errorText } from './server';
+import { crashLimit } from './crashRestart';
+import { statusOf } from './statusItem';
 import { documentSymbols } from './symbols';
 import { ensureOpen, resolveTarget } from './targets';
 
@@ -73,6 +76,11 @@ async function answer(server: HashlineServer, req: Request): Promise<unknown> {
     case 'state':
       return {
         running: server.running,
+        restarting: server.restarting,
+        crashes: server.crashRestart.crashes,
+        restarts: server.crashRestart.restarts,
+        gaveUp: server.crashRestart.gaveUp ?? null,
+        statusItem: statusOf(server).detail,
         serverInfo: server.serverInfo,
         serverCommands: server.serverCommands,
         session: server.session,
@@ -145,6 +153,10 @@ async function answer(server: HashlineServer, req: Request): Promise<unknown> {
       await server.start();
       return { key: req.key, value: vscode.workspace.getConfiguration('hashline').get(String(req.key)), running: server.running };
     }
+    case 'setCrashLimit':
+      // The chaos part kills the server more often than a user's crash limit allows.
+      crashLimit.maxCrashes = Number(req.maxCrashes);
+      return { ...crashLimit };
     case 'serverCommand':
       return server.executeCommand(String(req.command), (req.argument as object) ?? {});
     default:

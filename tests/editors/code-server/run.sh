@@ -9,7 +9,8 @@
 # which code-server (and so the sidecar, for its lock file) gets too.
 #
 # Env: HASHLINE_BIN  the hashline binary (default: <repo>/build/hashline)
-#      CS_PARTS      which parts run: mirror,tools,commands,cli,review,confirm,reconcile,eyes,claude (default below; parts left out print NOT RUN)
+#      CS_PARTS      which parts run: mirror,tools,commands,cli,review,confirm,reconcile,eyes,claude,restart,chaos
+#                    (default below, all but chaos, which scripts/chaos runs; parts left out print NOT RUN)
 #      CS_TEST_DIR   scratch dir (default: a new /tmp/hashline-code-server.XXXXXX, kept on failure)
 #      CS_CACHE      install cache (default: .cache next to this script)   CS_VERBOSE=1 more output
 # Exit 0 only when every check that ran passed. If code-server cannot be installed, it says so and
@@ -20,7 +21,7 @@ root="$(cd "$here/../../.." && pwd)"
 export CS_CACHE="${CS_CACHE:-$here/.cache}"
 HASHLINE_BIN="${HASHLINE_BIN:-$root/build/hashline}"
 # Every part runs by default; leave one out (CS_PARTS=...) only to narrow down a failure.
-CS_PARTS="${CS_PARTS:-mirror,tools,commands,cli,review,confirm,reconcile,eyes,claude}"
+CS_PARTS="${CS_PARTS:-mirror,tools,commands,cli,review,confirm,reconcile,eyes,claude,restart}"
 cs_version=4.100.3
 
 setup_failed() {

@@ -33,6 +33,11 @@
 //            Edit is a pending review kept with the ✓ Keep lens (Claude Code writes the buffer's
 //            text, typing included, and Ctrl+S then saves cleanly), "Send Selection to Claude Code"
 //            @-mentions the selected lines in its next prompt, a second Edit is rejected with ✗ Reject.
+//   restart — `kill -9` of the sidecar (driver/restart.mjs): the language client starts it again,
+//            the documents are re-opened in it (unsaved text mirrored), the journal and pending
+//            review survive, the LM tools and the Claude IDE server are back, the status item true.
+//   chaos  — not in the default parts (scripts/chaos runs it): CS_CHAOS_KILLS (default 50) kills
+//            under CLI and MCP agent edits and typing (driver/chaos.mjs).
 // Started by run.sh with: CS_URL CS_WS CS_TEST_DIR CS_CACHE HASHLINE_BIN CS_PARTS (+ the env the
 // CLI needs to find the sidecar; for the claude part CLAUDE_BIN, CS_CLAUDE_DIR, CLAUDE_CONFIG_DIR). Prints PASS/FAIL lines and "N passed, N failed"; exit 0 iff
 // every check ran and passed.
@@ -42,6 +47,8 @@ import { Hooks, Ledger, launchBrowser, linesOf, parseRows, poll, runCli, runCliA
 import { partClaude } from './claude.mjs';
 import { partEyes } from './eyes.mjs';
 import { partReconcile } from './reconcile.mjs';
+import { partRestart } from './restart.mjs';
+import { partChaos } from './chaos.mjs';
 
 const env = process.env;
 const url = env.CS_URL;
@@ -501,7 +508,7 @@ async function main() {
     if (!L.check('extension activated and `hashline lsp` running', state, 'see hashline output channel log (run.sh prints it)')) return;
     L.log('server', JSON.stringify(state.serverInfo));
     await hooks.call('open', { path: sampleName });
-    const all = ['mirror', 'tools', 'commands', 'cli', 'review', 'confirm', 'reconcile', 'eyes', 'claude'];
+    const all = ['mirror', 'tools', 'commands', 'cli', 'review', 'confirm', 'reconcile', 'eyes', 'claude', 'restart', 'chaos'];
     for (const p of all) {
       if (!parts.has(p)) { L.notRun(p, 'not in CS_PARTS'); continue; }
       L.log('part', p);
@@ -509,7 +516,9 @@ async function main() {
         await { mirror: partMirror, tools: partTools, commands: partCommands, cli: partCli, review: partReview, confirm: partConfirm,
           reconcile: (pg) => partReconcile(pg, { L, hooks, ws, bin, env, testDir, focusEditor, typeAtLineEnd, docState, toastText }),
           eyes: (pg) => partEyes(pg, { L, hooks, ws, bin, env, focusEditor, typeAtLineEnd, docState }),
-          claude: (pg) => partClaude(pg, { L, hooks, ws, bin, env, focusEditor, docState, toastText, palette, domText }) }[p](page);
+          claude: (pg) => partClaude(pg, { L, hooks, ws, bin, env, focusEditor, docState, toastText, palette, domText }),
+          restart: (pg) => partRestart(pg, { L, hooks, ws, bin, env, focusEditor, typeAtLineEnd, docState }),
+          chaos: (pg) => partChaos(pg, { L, hooks, ws, bin, env, focusEditor, docState }) }[p](page);
       } catch (e) {
         L.check(`${p}: ran to the end`, false, String(e && e.stack || e));
       }

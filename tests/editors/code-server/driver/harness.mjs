@@ -97,9 +97,10 @@ export function runCli(bin, args, env, cwd) {
 
 // The same, without waiting: for a CLI call that blocks until the user answers in the editor.
 // Resolves to {status, stdout, stderr, json} when the process exits (killed after limitMs).
-export function runCliAsync(bin, args, env, limitMs = 60000) {
+// `cwd`: the terminal's directory (default: the driver's).
+export function runCliAsync(bin, args, env, limitMs = 60000, cwd = undefined) {
   return new Promise((resolve) => {
-    const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });

@@ -1,0 +1,96 @@
+// The `restart` part of the code-server scenario (issue 31): `kill -9` of the `hashline lsp` that
+// the extension started. Two files are open with unsaved typing and an agent edit is pending.
+// While it is down, every sample of the language status item agrees with the server's state (never
+// "mirroring" while not running). The language client starts it again by itself: a new pid,
+// `hashline status` lists both documents, the new sidecar mirrors both buffers as they are (typing
+// included, disk untouched), the journal and the pending review are as before the crash and the
+// old op can be undone, the language-model tools work (hashline_read sees the unsaved text), the
+// Claude IDE server is back (a new port in `hashline status`, its lock file written, the status
+// bar item naming it) and the status item says it restarted once.
+import fs from 'node:fs';
+import path from 'node:path';
+import { linesOf, parseRows, poll, runCli, sleep } from './harness.mjs';
+
+const second = 'restart.txt';
+const secondText = Array.from({ length: 12 }, (_, i) => `second ${String(i + 1).padStart(2, '0')}`).join('\n') + '\n';
+
+export async function partRestart(page, { L, hooks, ws, bin, env, focusEditor, typeAtLineEnd, docState }) {
+  const cli = (args) => runCli(bin, args, env, ws);
+  const file = path.join(ws, second);
+  fs.writeFileSync(file, secondText);
+  const sampleDisk = fs.readFileSync(path.join(ws, 'sample.txt'), 'utf8');
+  await hooks.call('open', { path: second });
+  await focusEditor(page);
+  await typeAtLineEnd(page, 3, ' (typed before the crash)');
+  const doc = () => docState((u) => u.endsWith('/' + second));
+  const typed = await poll(async () => { const d = await doc(); return d && linesOf(d.text)[2].endsWith('(typed before the crash)') ? d : null; });
+  if (!L.check('restart: typed into restart.txt (dirty, disk unchanged)', typed && typed.isDirty && fs.readFileSync(file, 'utf8') === secondText)) return;
+
+  // An agent edit that stays pending across the crash.
+  const read = cli(['read', second, '--session', 'restart-agent', '--json']);
+  const edit = cli(['replace', second, '--session', 'restart-agent', '--old', 'second 08', '--new', 'second 08 (agent)', '--json']);
+  const before = { log: cli(['log', '--json']).json, pending: cli(['pending', '--json']).json, status: cli(['status', '--json']).json };
+  const op = before.log?.ops?.at(-1)?.op; // the agent edit: the newest op
+  if (!L.check('restart: an agent edit is pending in the buffer before the crash',
+    read.status === 0 && edit.json?.status === 'applied' && before.pending?.count >= 1 && typeof before.status?.pid === 'number',
+    { read: read.stderr, edit: edit.stdout + edit.stderr, pending: before.pending })) return;
+  const oldPid = before.status.pid;
+  const oldPort = before.status.claudeIde?.port;
+
+  process.kill(oldPid, 'SIGKILL');
+  const samples = [];
+  const back = await poll(async () => {
+    let st;
+    try { st = await hooks.call('state', {}, 2000); } catch { return null; }
+    samples.push({ running: st.running, restarting: st.restarting, statusItem: st.statusItem });
+    if (!st.running) return null;
+    const s = cli(['status', '--json']).json;
+    return s && s.pid !== oldPid && s.documents?.length >= 2 ? { st, s } : null;
+  }, { limitMs: 30000, everyMs: 50 });
+  const lying = samples.filter((s) => (s.running ? !s.statusItem.startsWith('mirroring') : s.statusItem.startsWith('mirroring')));
+  L.check('restart: the status item agrees with the server in every sample while it restarts (never "mirroring" while down)',
+    samples.length > 0 && lying.length === 0, { samples: samples.length, lying: lying.slice(0, 5), sawRestarting: samples.some((s) => s.restarting) });
+  if (!L.check('restart: the extension started a new sidecar by itself; `hashline status` lists both documents',
+    back && back.s.documents.some((d) => d.uri.endsWith('/' + second)) && back.s.documents.some((d) => d.uri.endsWith('/sample.txt')),
+    back ? back.s.documents.map((d) => d.uri) : samples.slice(-3))) return;
+
+  const m = await poll(async () => { const c = await hooks.call('mirrorCheck'); return c.match ? c : null; }, { limitMs: 15000, everyMs: 200 });
+  L.check('restart: the new sidecar mirrors every open buffer as it is (unsaved typing included), disks unchanged',
+    m && fs.readFileSync(file, 'utf8') === secondText && fs.readFileSync(path.join(ws, 'sample.txt'), 'utf8') === sampleDisk,
+    m || await hooks.call('mirrorCheck'));
+
+  const after = { log: cli(['log', '--json']).json, pending: cli(['pending', '--json']).json };
+  const ids = (log) => (log?.ops || []).map((o) => o.op);
+  L.check('restart: the journal and the pending review are as before the crash',
+    JSON.stringify(ids(after.log)) === JSON.stringify(ids(before.log)) && after.pending?.count === before.pending.count,
+    { before: ids(before.log), after: ids(after.log), pendingBefore: before.pending.count, pendingAfter: after.pending?.count });
+  const undo = cli(['undo', String(op), '--json']);
+  const undone = await poll(async () => { const d = await doc(); return d && linesOf(d.text)[7] === 'second 08' ? d : null; });
+  L.check('restart: `hashline undo` of the op from before the crash reverts it in the buffer, the typing stays',
+    undo.json?.status === 'applied' && undone && linesOf(undone.text)[2].endsWith('(typed before the crash)'),
+    { undo: undo.stdout + undo.stderr, line8: undone && linesOf(undone.text)[7] });
+
+  const tool = await hooks.call('tool', { name: 'hashline_read', input: { path: second } });
+  const rows = parseRows(tool.text);
+  L.check('restart: the language-model tools work on the new sidecar (hashline_read sees the unsaved line)',
+    rows.length >= 12 && rows[2].text.endsWith('(typed before the crash)'), tool.text.slice(0, 300));
+
+  if (oldPort !== undefined) {
+    const ide = back.s.claudeIde;
+    const lockFile = ide && path.join(env.CLAUDE_CONFIG_DIR || '', 'ide', `${ide.port}.lock`);
+    const label = await poll(async () => {
+      const el = page.locator('[id="hashline.hashline.hashline.claudeIde"]');
+      const text = (await el.count()) ? await el.first().locator('a').first().getAttribute('aria-label').catch(() => null) : null;
+      return text && ide && text.includes(`127.0.0.1:${ide.port}`) ? text : null;
+    }, { limitMs: 10000 });
+    L.check('restart: the Claude IDE server is back (`hashline status` names its port, the lock file is there, the status bar item names it)',
+      ide?.enabled === true && typeof ide.port === 'number' && fs.existsSync(lockFile) && label,
+      { ide, lockFile, label, oldPort });
+  } else {
+    L.notRun('restart: the Claude IDE server is back', 'hashline.claudeIde was not on before the crash');
+  }
+  const st = await hooks.call('state');
+  L.check('restart: the status item says it is mirroring and restarted once after a crash',
+    st.running && /restarted 1× after a crash/.test(st.statusItem) && st.restarts === 1, st.statusItem);
+  await sleep(100);
+}
