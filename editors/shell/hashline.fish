@@ -23,4 +23,4 @@ complete -c hashline -n __fish_use_subcommand -a accept
 complete -c hashline -n __fish_use_subcommand -a reject
 complete -c hashline -n __fish_use_subcommand -a setup
 complete -c hashline -n __fish_use_subcommand -a doctor
-complete -c hashline -n '__fish_seen_subcommand_from setup' -a 'claude codex gemini vscode-copilot opencode copilot pi'
+complete -c hashline -n '__fish_seen_subcommand_from setup' -a 'claude codex gemini vscode-copilot opencode copilot pi zed jetbrains'

@@ -10,21 +10,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string env(const char* name, const std::string& fallback) {
-  const char* value = std::getenv(name);
-  return value && *value ? std::string(value) : fallback;
-}
-
 std::string opencodeUser(const std::string& home) {
-  return env("XDG_CONFIG_HOME", home + "/.config") + "/opencode/opencode.json";
+  return envOr("XDG_CONFIG_HOME", home + "/.config") + "/opencode/opencode.json";
 }
 
 std::string copilotUser(const std::string& home) {
-  return env("COPILOT_HOME", home + "/.copilot") + "/mcp-config.json";
+  return envOr("COPILOT_HOME", home + "/.copilot") + "/mcp-config.json";
 }
 
 std::string piUser(const std::string& home) {
-  return env("PI_CODING_AGENT_DIR", home + "/.pi/agent") + "/settings.json";
+  return envOr("PI_CODING_AGENT_DIR", home + "/.pi/agent") + "/settings.json";
 }
 
 } // namespace

@@ -3,9 +3,12 @@
 
 #include "engine/diff/unified_diff.h"
 #include "lsp/cli/arguments.h"
+#include "lsp/cli/setup_acp_clients.h"
+#include "lsp/cli/setup_jsonc_edit.h"
 #include "lsp/cli/setup_targets.h"
 #include "lsp/disk/state_dir.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -22,9 +25,12 @@ using setup::OrderedJson;
 
 constexpr const char* kUsage =
     "usage: hashline setup claude|codex|gemini|vscode-copilot|opencode|copilot|pi [options]\n"
+    "       hashline setup zed|jetbrains [--agent NAME]... [options]\n"
     "Registers `hashline mcp` as an MCP server of the agent, merging into its config files (other\n"
     "entries are kept; the original is saved as FILE.hashline-backup). Running it again changes\n"
-    "nothing.\n\n"
+    "nothing. For the ACP clients Zed (settings.json) and JetBrains (~/.jetbrains/acp.json) it "
+    "adds\n"
+    "an agent_servers entry per ACP agent that starts it as `hashline acp -- AGENT...`.\n\n"
     "options:\n"
     "  --project          the project's files (default; codex has only --user)\n"
     "  --user             the user's files under $HOME (Claude Code: $CLAUDE_CONFIG_DIR)\n"
@@ -35,6 +41,8 @@ constexpr const char* kUsage =
     "  --undo             remove what setup added at that scope, found by name, command and args\n"
     "                     (byte-exact when the file is unchanged since)\n"
     "  --project-dir DIR  the project (default: the current directory)\n"
+    "  --agent NAME       zed, jetbrains: wrap this ACP agent (gemini, claude, codex, opencode,\n"
+    "                     goose; repeatable; default: those on PATH)\n"
     "  -h, --help         show this help\n";
 
 std::optional<std::string> readFile(const std::string& path) {
@@ -87,7 +95,8 @@ int applyFile(const setup::TargetFile& file, const std::string& state, bool dry_
   if (file.toml) {
     outcome = setup::replaceTomlTable(before, file.toml_table, file.toml_text);
   } else {
-    auto merged = setup::mergeJson(before, file.json_changes);
+    auto merged = file.jsonc ? setup::mergeJsonc(before, file.json_changes)
+                             : setup::mergeJson(before, file.json_changes);
     if (auto* problem = std::get_if<std::string>(&merged)) {
       std::fprintf(stderr, "hashline setup: cannot edit %s: %s\n", file.path.c_str(),
                    problem->c_str());
@@ -119,6 +128,7 @@ int applyFile(const setup::TargetFile& file, const std::string& state, bool dry_
   for (auto& entry : outcome.record)
     manifest["record"].push_back(entry);
   manifest["toml"] = file.toml;
+  manifest["jsonc"] = file.jsonc;
   manifest["toml_table"] = file.toml_table;
   manifest["written"] = outcome.text;
   std::string backup = file.path + ".hashline-backup";
@@ -194,7 +204,8 @@ int undoFile(const setup::TargetFile& file, const std::string& state, bool dry_r
         OrderedJson record = OrderedJson::array(
             {{{"path", change.path}, {"set", change.value}, {"created_parents", 0}}});
         setup::UnmergeCount count;
-        auto unmerged = setup::unmergeJson(*current, record, &count);
+        auto unmerged = file.jsonc ? setup::unmergeJsonc(*current, record, &count)
+                                   : setup::unmergeJson(*current, record, &count);
         if (unmerged.index() == 0 && count.removed > 0) found = true;
       }
     if (found)
@@ -228,7 +239,8 @@ int undoFile(const setup::TargetFile& file, const std::string& state, bool dry_r
     restored = setup::restoreTomlTable(now, manifest["toml_table"], ours);
     ++(restored != now ? count.removed : count.gone);
   } else {
-    auto unmerged = setup::unmergeJson(now, ours, &count);
+    auto unmerged = manifest.value("jsonc", false) ? setup::unmergeJsonc(now, ours, &count)
+                                                   : setup::unmergeJson(now, ours, &count);
     if (unmerged.index() == 1) {
       std::fprintf(stderr,
                    "hashline setup: cannot edit %s: %s (nothing undone; fix the file and "
@@ -290,7 +302,8 @@ int undoFile(const setup::TargetFile& file, const std::string& state, bool dry_r
 
 int runSetupCommand(std::vector<std::string> raw) {
   Arguments args(std::move(raw));
-  std::string agent, project_dir;
+  std::string agent, project_dir, acp_agent;
+  std::vector<std::string> acp_agents;
   std::optional<setup::Scope> scope;
   bool prefer = false, dry_run = false, undo = false;
   while (!args.done()) {
@@ -311,6 +324,8 @@ int runSetupCommand(std::vector<std::string> raw) {
     } else if (args.flag("--undo")) {
       undo = true;
     } else if (args.option("--project-dir", project_dir)) {
+    } else if (args.option("--agent", acp_agent)) {
+      acp_agents.push_back(acp_agent);
     } else if (agent.empty() && args.peek().rfind("-", 0) != 0) {
       agent = args.take();
     } else {
@@ -334,9 +349,30 @@ int runSetupCommand(std::vector<std::string> raw) {
   while (project_dir.size() > 1 && project_dir.back() == '/')
     project_dir.pop_back();
   const char* home = std::getenv("HOME");
-  // --undo undoes --prefer-hashline's files as well: plan with it so every file is visited.
-  auto plan = setup::planFor(agent, scope.value_or(setup::defaultScope(agent)), prefer || undo,
-                             selfPath(), project_dir, home ? home : "");
+  const auto& clients = setup::acpClientNames();
+  const bool acp_client = std::find(clients.begin(), clients.end(), agent) != clients.end();
+  if (!acp_agents.empty() && !acp_client) {
+    std::fprintf(stderr, "hashline setup: --agent is for zed and jetbrains\n\n%s", kUsage);
+    return 2;
+  }
+  std::variant<setup::TargetPlan, std::string> plan;
+  if (acp_client) {
+    // --undo finds every agent's entry, whatever is on PATH now.
+    const char* path = std::getenv("PATH");
+    auto agents = undo ? std::variant<std::vector<setup::AcpAgent>, std::string>(setup::acpAgents())
+                       : setup::selectAcpAgents(acp_agents, path ? path : "");
+    if (auto* problem = std::get_if<std::string>(&agents)) {
+      std::fprintf(stderr, "hashline setup: %s\n", problem->c_str());
+      return 2;
+    }
+    plan = *setup::planForAcpClient(agent, scope.value_or(setup::Scope::User),
+                                    std::get<std::vector<setup::AcpAgent>>(agents), selfPath(),
+                                    home ? home : "");
+  } else {
+    // --undo undoes --prefer-hashline's files as well: plan with it so every file is visited.
+    plan = setup::planFor(agent, scope.value_or(setup::defaultScope(agent)), prefer || undo,
+                          selfPath(), project_dir, home ? home : "");
+  }
   if (auto* problem = std::get_if<std::string>(&plan)) {
     std::fprintf(stderr, "hashline setup: %s\n", problem->c_str());
     return 2;

@@ -9,11 +9,6 @@ namespace hashline::cli::setup {
 
 namespace {
 
-std::string env(const char* name, const std::string& fallback) {
-  const char* value = std::getenv(name);
-  return value && *value ? std::string(value) : fallback;
-}
-
 // codex starts MCP servers with a fixed whitelist of the environment (HOME, PATH, USER, TMPDIR,
 // ...): without these, `hashline mcp` looks for the editor's sidecar in another runtime directory
 // than the one the sidecar registered in, and edits the disk behind the open buffer.
@@ -22,11 +17,11 @@ constexpr const char* kCodexForwardedEnv =
     "\"HASHLINE_STATE_DIR\", \"HASHLINE_SESSION\"]\n";
 
 std::string codexConfig(const std::string& home) {
-  return env("CODEX_HOME", home + "/.codex") + "/config.toml";
+  return envOr("CODEX_HOME", home + "/.codex") + "/config.toml";
 }
 
 std::string vscodeUserMcp(const std::string& home) {
-  return env("XDG_CONFIG_HOME", home + "/.config") + "/Code/User/mcp.json";
+  return envOr("XDG_CONFIG_HOME", home + "/.config") + "/Code/User/mcp.json";
 }
 
 /// `"text"` as a TOML basic string.
@@ -41,12 +36,17 @@ std::string tomlString(const std::string& text) {
 
 } // namespace
 
+std::string envOr(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value && *value ? std::string(value) : fallback;
+}
+
 std::string claudeConfigDir(const std::string& home) {
-  return env("CLAUDE_CONFIG_DIR", home + "/.claude");
+  return envOr("CLAUDE_CONFIG_DIR", home + "/.claude");
 }
 
 std::string claudeUserFile(const std::string& home) {
-  return env("CLAUDE_CONFIG_DIR", home) + "/.claude.json";
+  return envOr("CLAUDE_CONFIG_DIR", home) + "/.claude.json";
 }
 
 const std::vector<std::string>& agentNames() {
@@ -132,7 +132,7 @@ std::variant<TargetPlan, std::string> planFor(const std::string& agent, Scope sc
     return *more;
   } else {
     return "unknown agent '" + agent +
-           "' (claude, codex, gemini, vscode-copilot, opencode, copilot or pi)";
+           "' (claude, codex, gemini, vscode-copilot, opencode, copilot, pi, zed or jetbrains)";
   }
   return plan;
 }

@@ -29,6 +29,7 @@ enum class Scope { Project, User, Local };
 struct TargetFile {
   std::string path;
   bool toml = false;
+  bool jsonc = false;                     // JSON with comments, edited as text (setup_jsonc_edit.h)
   std::vector<JsonChange> json_changes{}; // JSON files
   std::string toml_table{};               // TOML: the table name ...
   std::string toml_text{};                // ... and its text
@@ -38,6 +39,9 @@ struct TargetPlan {
   std::vector<TargetFile> files;
   std::vector<std::string> notes; // what the user should know (no file for it)
 };
+
+/// The value of environment variable `name`, or `fallback` when it is unset or empty.
+std::string envOr(const char* name, const std::string& fallback);
 
 /// Claude Code's config directory: $CLAUDE_CONFIG_DIR, else ~/.claude (settings.json lives there).
 std::string claudeConfigDir(const std::string& home);

@@ -48,74 +48,8 @@ local function setup_workspace(ws)
   H.write_file(ws .. '/b.txt', text_of(B_LINES))
 end
 
--- Starts fake_model.mjs with `turns`; returns its job id, port and request log path.
-local function start_model(dir, turns)
-  vim.fn.mkdir(dir, 'p')
-  H.write_file(dir .. '/turns.json', vim.fn.json_encode(turns))
-  local port, err = nil, {}
-  local log = dir .. '/requests.jsonl'
-  local job = vim.fn.jobstart({ 'node', here .. '/fake_model.mjs', '--script', dir .. '/turns.json', '--log', log }, {
-    on_stdout = function(_, data)
-      for _, line in ipairs(data) do
-        port = port or tonumber(line:match('^listening (%d+)'))
-      end
-    end,
-    on_stderr = function(_, data) vim.list_extend(err, data) end,
-  })
-  H.check(job > 0, 'could not start node fake_model.mjs')
-  H.check(H.wait(15000, function() return port ~= nil end), 'the fake model endpoint did not start: ' .. table.concat(err, ' '))
-  return job, port, log
-end
-
--- The model requests codex made: a list of decoded request bodies.
-local function model_requests(log)
-  local out = {}
-  for line in (H.read_file(log) or ''):gmatch('[^\n]+') do
-    local entry = vim.fn.json_decode(line)
-    if entry.n ~= vim.NIL and entry.n ~= nil then
-      table.insert(out, entry.body)
-    end
-  end
-  return out
-end
-
--- What the CLI sent the model back for a tool call, or nil. Responses API: the
--- function_call_output with `call_id`; Gemini: the n-th functionResponse named `call_id`.
-local function tool_output(requests, call_id, nth)
-  local seen = 0
-  for _, body in ipairs(requests) do
-    for _, message in ipairs(body.messages or {}) do -- Messages API: tool_result blocks
-      for _, block in ipairs(type(message.content) == 'table' and message.content or {}) do
-        if type(block) == 'table' and block.type == 'tool_result' and block.tool_use_id == call_id then
-          if type(block.content) == 'string' then
-            return block.content
-          end
-          local parts = {}
-          for _, part in ipairs(block.content or {}) do
-            table.insert(parts, part.text or vim.fn.json_encode(part))
-          end
-          return table.concat(parts)
-        end
-      end
-    end
-    for _, item in ipairs(body.input or {}) do
-      if item.type == 'function_call_output' and item.call_id == call_id then
-        return type(item.output) == 'string' and item.output or vim.fn.json_encode(item.output)
-      end
-    end
-  end
-  local last = requests[#requests] or {}
-  for _, content in ipairs(last.contents or {}) do
-    for _, part in ipairs(content.parts or {}) do
-      if type(part) == 'table' and part.functionResponse and part.functionResponse.name == call_id then
-        seen = seen + 1
-        if seen == (nth or 1) then
-          return vim.fn.json_encode(part.functionResponse.response)
-        end
-      end
-    end
-  end
-end
+local model = dofile(here .. '/fake_model.lua')(H)
+local start_model, model_requests, tool_output = model.start, model.requests, model.tool_output
 
 local AGENTS = {}
 

@@ -1,13 +1,17 @@
 // A scripted local model endpoint for agent CLIs. It speaks the Anthropic Messages API as Claude
 // Code uses it (POST /v1/messages, SSE or JSON), the OpenAI Responses API as Codex uses it (POST
 // /v1/responses, SSE) and the Gemini API as Gemini CLI uses it (POST
-// /v1beta/models/M:streamGenerateContent?alt=sse, SSE). The n-th conversation request (any API)
+// /v1beta/models/M:streamGenerateContent?alt=sse, SSE) and the OpenAI Chat Completions API as
+// codecompanion.nvim's openai adapter uses it (POST /v1/chat/completions, JSON or SSE). The n-th
+// conversation request (any API)
 // gets the n-th turn of a script: a JSON array; each turn is a list of items —
 // {"call": NAME, "arguments": {...}} becomes a tool call (Messages: tool_use; Responses:
 // function_call; Gemini: functionCall), {"text": "..."} an assistant message. A string
 // "{{anchor:N}}" anywhere in a call's arguments becomes the anchor of line N (`N:LLL:BBB`) taken
 // from the rows of the latest tool result in the conversation — what a model copies from a
-// hashline read — and a call named "*SUFFIX" calls the offered tool whose name ends in SUFFIX. A turn is a request that offers tools (Messages) or a streamed request
+// hashline read — and a call named "*SUFFIX" calls the offered tool whose name ends in SUFFIX. An
+// item {"waitFor": PATH} holds the turn's answer until that file exists (a test makes the user
+// type between two turns). A turn is a request that offers tools (Messages), a chat completion or a streamed request
 // (Responses, Gemini); Claude Code's and Gemini CLI's side requests (titles, topic checks, model
 // routing; :generateContent with a JSON schema) get a minimal answer and use no turn, and
 // :countTokens / count_tokens a count. Every request is logged as one JSON line ({n, method, url,
@@ -28,9 +32,11 @@ function latestToolResult(body) {
     : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : p.text ?? p.output ?? '')).join('')
     : c == null ? '' : JSON.stringify(c));
   let found = '';
-  for (const m of body?.messages ?? []) // Anthropic: user turns carrying tool_result blocks
+  for (const m of body?.messages ?? []) { // Anthropic: user turns carrying tool_result blocks
     for (const block of Array.isArray(m.content) ? m.content : [])
       if (block.type === 'tool_result') found = text(block.content);
+    if (m.role === 'tool') found = text(m.content); // Chat Completions
+  }
   for (const item of Array.isArray(body?.input) ? body.input : []) // Responses
     if (item.type === 'function_call_output') found = text(item.output);
   for (const c of body?.contents ?? []) // Gemini
@@ -189,6 +195,41 @@ function geminiParts(specs) {
     : { text: spec.text ?? '' }));
 }
 
+// Chat Completions: the assistant message of one turn (tool_calls or content).
+function chatMessage(specs, turn) {
+  const calls = specs.filter((spec) => spec.call).map((spec, k) => ({
+    id: `call_${turn}_${k}`, type: 'function',
+    function: { name: spec.call, arguments: JSON.stringify(spec.arguments ?? {}) },
+  }));
+  const content = specs.filter((spec) => !spec.call).map((spec) => spec.text ?? '').join('');
+  return { role: 'assistant', content: content || null, ...(calls.length ? { tool_calls: calls } : {}) };
+}
+
+function chatCompletion(res, body, turn, message) {
+  const finish = message.tool_calls ? 'tool_calls' : 'stop';
+  const base = { id: `chatcmpl_${turn}`, created: 0, model: body?.model ?? 'fake-model' };
+  const usage = { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 };
+  if (!body?.stream)
+    return json(res, 200, { ...base, object: 'chat.completion', usage,
+      choices: [{ index: 0, message, finish_reason: finish }] });
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (delta, finishReason) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finishReason }], ...(finishReason ? { usage } : {}) })}\n\n`);
+  chunk({ role: 'assistant', content: message.content ?? '',
+    ...(message.tool_calls ? { tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) } : {}) }, null);
+  chunk({}, finish);
+  res.end('data: [DONE]\n\n');
+}
+
+// Resolves once every {"waitFor": PATH} item of a turn names an existing file.
+function released(specs) {
+  const paths = specs.filter((spec) => spec.waitFor).map((spec) => spec.waitFor);
+  return new Promise((resolve) => {
+    const check = () => (paths.every((path) => fs.existsSync(path)) ? resolve() : setTimeout(check, 20));
+    check();
+  });
+}
+
 function json(res, status, value) {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(value));
@@ -204,8 +245,9 @@ const server = http.createServer((req, res) => {
     const anthropic = req.method === 'POST' && /\/v1\/messages(\/count_tokens)?$/.exec(path);
     const anthropicTurn = anthropic && !anthropic[1] && Array.isArray(parsed?.tools) && parsed.tools.length > 0;
     const gemini = req.method === 'POST' && /\/models\/[^/]+:(streamGenerateContent|generateContent|countTokens)$/.exec(path);
+    const chat = req.method === 'POST' && /\/chat\/completions$/.test(path);
     const isTurn = (req.method === 'POST' && /\/responses$/.test(path)) || (gemini && gemini[1] === 'streamGenerateContent') ||
-      anthropicTurn;
+      anthropicTurn || chat;
     const entry = { n: isTurn ? n + 1 : null, method: req.method, url: req.url, body: null };
     entry.body = parsed ?? (body || null);
     if (logPath) fs.appendFileSync(logPath, JSON.stringify(entry) + '\n');
@@ -227,21 +269,28 @@ const server = http.createServer((req, res) => {
       return;
     }
     const turn = n++;
-    const specs = (turn < turns.length ? turns[turn] : [{ text: 'fake model: script exhausted' }])
-      .map((spec) => withAnchors(spec, parsed));
-    if (anthropic) {
-      const blocks = anthropicBlocks(specs, turn);
-      if (parsed?.stream) return anthropicStream(res, parsed, turn, blocks);
-      return json(res, 200, anthropicMessage(parsed, turn, blocks));
-    }
-    if (gemini) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.end(`data: ${JSON.stringify(geminiCandidate(geminiParts(specs)))}\n\n`);
-      return;
-    }
-    stream(res, turn, specs.map((spec, k) => outputItem(spec, turn, k)));
+    const script = turn < turns.length ? turns[turn] : [{ text: 'fake model: script exhausted' }];
+    released(script).then(() => answer(res, parsed, turn,
+      script.filter((spec) => !spec.waitFor).map((spec) => withAnchors(spec, parsed)), { anthropic, gemini, chat }));
   });
 });
+
+// The answer to conversation turn `turn`, in the API the request used.
+function answer(res, parsed, turn, specs, { anthropic, gemini, chat }) {
+  if (chat) return chatCompletion(res, parsed, turn, chatMessage(specs, turn));
+  if (anthropic) {
+    const blocks = anthropicBlocks(specs, turn);
+    if (parsed?.stream) return anthropicStream(res, parsed, turn, blocks);
+    return json(res, 200, anthropicMessage(parsed, turn, blocks));
+  }
+  if (gemini) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.end(`data: ${JSON.stringify(geminiCandidate(geminiParts(specs)))}\n\n`);
+    return;
+  }
+  stream(res, turn, specs.map((spec, k) => outputItem(spec, turn, k)));
+}
+
 server.listen(Number(args.port ?? 0), '127.0.0.1', () => {
   console.log(`listening ${server.address().port}`);
 });

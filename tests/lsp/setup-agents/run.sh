@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# `hashline setup opencode|copilot|pi` and `hashline doctor` on scratch homes holding the agents'
-# own config files with other entries: the entry each agent reads (opencode `mcp.hashline`,
+# `hashline setup opencode|copilot|pi|zed|jetbrains` and `hashline doctor` on scratch homes holding
+# the agents' own config files with other entries: the entry each agent reads (opencode `mcp.hashline`,
 # Copilot CLI `mcpServers.hashline`, pi `extensions`), the config-dir variables each honours
 # (XDG_CONFIG_HOME, COPILOT_HOME, PI_CODING_AGENT_DIR), --prefer-hashline, --dry-run, a second
-# run changing nothing, and --undo leaving every file byte-exact with no backup behind. The real
-# CLIs reading these files: tests/editors/agent-setup.
+# run changing nothing, and --undo leaving every file byte-exact with no backup behind; for the ACP
+# clients Zed (settings.json with comments) and JetBrains (acp.json) the agents on PATH wrapped
+# with `hashline acp --`, --agent, the comments kept, and the undo after the user edited the file.
+# The real CLIs reading these files: tests/editors/agent-setup.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -122,7 +124,98 @@ mkdir -p "$scratch/lonely/bin" && cp "$bin" "$scratch/lonely/bin/hashline"
 check "pi: no extension next to the binary is a usage error with a fix" \
   bash -c "'$scratch/lonely/bin/hashline' setup pi --user 2>'$scratch/err'; test \$? = 2 && grep -q 'cmake --install' '$scratch/err'"
 check "unknown agent names the new ones" \
-  bash -c "! '$bin' setup nope 2>&1 | grep -q 'opencode, copilot or pi' && false || '$bin' setup nope 2>&1 | grep -q 'opencode, copilot or pi'"
+  bash -c "! '$bin' setup nope 2>&1 | grep -q 'copilot, pi, zed or jetbrains' && false || '$bin' setup nope 2>&1 | grep -q 'copilot, pi, zed or jetbrains'"
+
+# --- Zed and JetBrains: ACP agents wrapped with `hashline acp --` -----------------------------
+jsonc_is() { # jsonc_is FILE PYTHON-EXPR over `d`: FILE read as JSON with comments and trailing commas
+  python3 - "$1" "$2" <<'PY'
+import json, re, sys
+t = open(sys.argv[1]).read()
+out, i, in_string = [], 0, False
+while i < len(t):
+    c = t[i]
+    if in_string:
+        out.append(c)
+        if c == '\\':
+            out.append(t[i + 1]); i += 2; continue
+        if c == '"':
+            in_string = False
+    elif c == '"':
+        in_string = True; out.append(c)
+    elif t.startswith('//', i):
+        j = t.find('\n', i); i = len(t) if j < 0 else j; continue
+    elif t.startswith('/*', i):
+        i = t.find('*/', i) + 2; continue
+    else:
+        out.append(c)
+    i += 1
+d = json.loads(re.sub(r',(\s*[}\]])', r'\1', ''.join(out)))
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+fresh
+agents_dir="$scratch/acp-bin"
+mkdir -p "$agents_dir" "$HOME/.config/zed" "$HOME/.jetbrains"
+for program in gemini claude-agent-acp opencode; do
+  printf '#!/bin/sh\nexit 0\n' >"$agents_dir/$program" && chmod +x "$agents_dir/$program"
+done
+acp_path="$agents_dir:/usr/bin:/bin"
+printf '// Zed settings\n//\n// For information on how to configure Zed, see the Zed documentation.\n{\n  "ui_font_size": 16, // bigger\n  /* the theme */\n  "theme": { "mode": "system", "dark": "One Dark" },\n}\n' \
+  >"$HOME/.config/zed/settings.json"
+printf '{\n  "default_mcp_settings": {"use_idea_mcp": true},\n  "agent_servers": {\n    "Mine": {"command": "/opt/mine", "args": ["acp"], "env": {}}\n  }\n}\n' \
+  >"$HOME/.jetbrains/acp.json"
+before="$(snapshot)"
+PATH="$acp_path" "$bin" setup zed --dry-run >"$scratch/dry.out"
+check "zed --dry-run writes nothing" test "$before" = "$(snapshot)"
+check "zed --dry-run prints the wrapped command" grep -q "\"$agents_dir/gemini\"" "$scratch/dry.out"
+PATH="$acp_path" "$bin" setup zed >"$scratch/zed.out"
+check "zed: the agents on PATH, each started through hashline acp" jsonc_is "$HOME/.config/zed/settings.json" \
+  "d['agent_servers'] == {
+     'Gemini CLI (hashline)': {'type': 'custom', 'command': '$bin', 'args': ['acp', '--', '$agents_dir/gemini', '--acp'], 'env': {}},
+     'Claude Code (hashline)': {'type': 'custom', 'command': '$bin', 'args': ['acp', '--', '$agents_dir/claude-agent-acp'], 'env': {}},
+     'opencode (hashline)': {'type': 'custom', 'command': '$bin', 'args': ['acp', '--', '$agents_dir/opencode', 'acp'], 'env': {}}}"
+check "zed: the user's settings and every comment kept" bash -c "
+  grep -q '^// Zed settings\$' '$HOME/.config/zed/settings.json' &&
+  grep -q '\"ui_font_size\": 16, // bigger' '$HOME/.config/zed/settings.json' &&
+  grep -q '/\* the theme \*/' '$HOME/.config/zed/settings.json'"
+check "zed: says what the agent panel offers" grep -q "Zed's agent panel now offers Gemini CLI (hashline)" "$scratch/zed.out"
+after="$(snapshot)"
+PATH="$acp_path" "$bin" setup zed >"$scratch/again.out"
+check "zed: second run changes nothing" test "$after" = "$(snapshot)"
+PATH="$acp_path" "$bin" setup zed --agent goose >/dev/null
+check "zed --agent: an agent not on PATH by its bare name" jsonc_is "$HOME/.config/zed/settings.json" \
+  "d['agent_servers']['goose (hashline)']['args'] == ['acp', '--', 'goose', 'acp'] and len(d['agent_servers']) == 4"
+PATH="$acp_path" "$bin" setup zed --undo >"$scratch/undo.out"
+check "zed --undo: the settings byte-exact, no backup" test "$before" = "$(snapshot)"
+PATH="$acp_path" "$bin" setup zed >/dev/null
+sed -i 's|"ui_font_size": 16, // bigger|"vim_mode": true, // mine\n  "ui_font_size": 16, // bigger|' "$HOME/.config/zed/settings.json"
+PATH="$acp_path" "$bin" setup zed --undo >/dev/null
+check "zed --undo after the user edited the file: only hashline's entries go" bash -c "
+  grep -q '\"vim_mode\": true, // mine' '$HOME/.config/zed/settings.json' &&
+  grep -q '^// Zed settings\$' '$HOME/.config/zed/settings.json' &&
+  ! grep -q 'agent_servers\|hashline' '$HOME/.config/zed/settings.json' &&
+  test ! -e '$HOME/.config/zed/settings.json.hashline-backup'"
+check "zed --project is a usage error" bash -c "PATH='$acp_path' '$bin' setup zed --project 2>'$scratch/err'; test \$? = 2 && grep -q 'use --user' '$scratch/err'"
+check "zed with no ACP agent on PATH says how to name one" \
+  bash -c "PATH=/usr/bin:/bin '$bin' setup zed 2>'$scratch/err'; test \$? = 2 && grep -q -- '--agent NAME' '$scratch/err'"
+check "zed --agent with an unknown agent names the known ones" \
+  bash -c "PATH='$acp_path' '$bin' setup zed --agent nope 2>'$scratch/err'; test \$? = 2 && grep -q 'gemini, claude, codex, opencode, goose' '$scratch/err'"
+check "--agent is only for the ACP clients" bash -c "'$bin' setup gemini --agent claude 2>/dev/null; test \$? = 2"
+mkdir -p "$scratch/zed-xdg"
+XDG_CONFIG_HOME="$scratch/zed-xdg" PATH="$acp_path" "$bin" setup zed --agent gemini >/dev/null
+check "zed honours XDG_CONFIG_HOME (a new settings.json)" jsonc_is "$scratch/zed-xdg/zed/settings.json" \
+  "list(d['agent_servers']) == ['Gemini CLI (hashline)']"
+XDG_CONFIG_HOME="$scratch/zed-xdg" "$bin" setup zed --undo >/dev/null
+check "zed --undo removes the file it created" test ! -e "$scratch/zed-xdg/zed/settings.json"
+jetbrains_before="$(snapshot)"
+PATH="$acp_path" "$bin" setup jetbrains >/dev/null
+check "jetbrains: the user's agent and MCP settings kept, ours beside it without a type" \
+  json_is "$HOME/.jetbrains/acp.json" \
+  "d['default_mcp_settings'] == {'use_idea_mcp': True} and d['agent_servers']['Mine']['command'] == '/opt/mine' and
+   d['agent_servers']['Gemini CLI (hashline)'] == {'command': '$bin', 'args': ['acp', '--', '$agents_dir/gemini', '--acp'], 'env': {}} and
+   len(d['agent_servers']) == 4"
+PATH="$acp_path" "$bin" setup jetbrains --undo >/dev/null
+check "jetbrains --undo: acp.json byte-exact" test "$jetbrains_before" = "$(snapshot)"
 
 echo "setup-agents: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -78,6 +78,10 @@ M.defaults = {
   -- most max_backoff_ms); max_crashes crashes within window_ms and it gives up until
   -- :HashlineRestart.
   restart = true,
+  -- codecompanion.nvim, when present: its ACP agents start through `hashline acp` and its chats
+  -- get the tools hashline_read / hashline_edit (:help hashline-codecompanion). false turns both
+  -- off; { acp = false } or { tools = false } one of them.
+  codecompanion = true,
 }
 
 local current = vim.deepcopy(M.defaults)
@@ -87,7 +91,7 @@ local option_names = { 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_file
   'root_markers', 'root_dir', 'tier', 'session', 'agent_socket', 'position_encoding', 'debounce',
   'strict_versions', 'timeout', 'init_options', 'on_attach', 'review_signs', 'review_sign_text', 'review_debounce',
   'confirm_edits', 'confirm_prompt', 'reconcile', 'diagnostics', 'share_selection',
-  'claude_ide', 'restart' }
+  'claude_ide', 'restart', 'codecompanion' }
 local known = {}
 for _, name in ipairs(option_names) do
   known[name] = true
@@ -131,6 +135,7 @@ function M.setup(user)
     share_selection = 'boolean',
     claude_ide = 'boolean',
     restart = { 'boolean', 'table' },
+    codecompanion = { 'boolean', 'table' },
   }
   for _, name in ipairs(option_names) do
     if types[name] then

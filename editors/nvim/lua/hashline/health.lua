@@ -230,6 +230,7 @@ function M.check()
   check_clients(h)
   check_restarts(h)
   check_claude_ide(h)
+  require('hashline.codecompanion').health(h)
 end
 
 return M

@@ -18,6 +18,7 @@ function M.setup(opts)
   config.setup(opts)
   M.did_setup = true
   require('hashline.reconcile').enable() -- no W12 prompt or reload over merged disk writes
+  require('hashline.codecompanion').enable() -- its ACP agents through `hashline acp`, its chats our tools
   if config.get().autostart then
     attach.enable_autostart()
   else
