@@ -9,13 +9,18 @@
 -- one journaled op by claude-code, Claude Code's own write equal to the buffer (no second op, no
 -- conflict), the rejected edit leaving buffer and disk alone and Claude Code telling its model so,
 -- and the user's :write afterwards asking nothing (the sidecar told Neovim that Claude Code's write
--- equals the buffer). With CAPTURE set, Claude Code talks to hashline through ws_capture.py, which
+-- equals the buffer). Then (issue 30) Edits of files not open in Neovim (b.txt rejected, c.txt
+-- accepted: Neovim shows each, the review happens there) and two Edits over the user's unsaved
+-- typing in a.txt (a conflict: Claude's line shown in place of the user's; keep theirs + Accept
+-- answers FILE_SAVED with exactly the user's text; take Claude's + Reject answers DIFF_REJECTED).
+-- The user's pick at hashline's Accept / Reject question (window/showMessageRequest) is given to
+-- Neovim's own handler through vim.ui.select (0.10+) or inputlist (0.7). With CAPTURE set, Claude Code talks to hashline through ws_capture.py, which
 -- logs every message. Writes PASS / FAIL / NOTE lines to $RESULTS (common.lua), then quits.
 local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
 local H = dofile(here .. '/../neovim/common.lua')
 local claude_bin = assert(os.getenv('CLAUDE_BIN'), 'CLAUDE_BIN not set')
 local fake_model = assert(os.getenv('FAKE_MODEL'), 'FAKE_MODEL not set')
-local timeout_ms = tonumber(os.getenv('CLAUDE_TIMEOUT_MS') or '') or 120000
+local timeout_ms = tonumber(os.getenv('CLAUDE_TIMEOUT_MS') or '') or 300000
 local capture = os.getenv('CAPTURE') == '1'
 H.note('claude ' .. (os.getenv('CLAUDE_VERSION') or '(version unknown)'))
 -- The default permission mode: Claude Code shows an Edit to the IDE (openDiff) only when it asks
@@ -32,6 +37,13 @@ end
 local TYPED = 'typed by the user, not saved'
 local EDIT1_OLD, EDIT1_NEW = LINES[10], LINES[10] .. ', changed by Claude (accepted)'
 local EDIT2_OLD, EDIT2_NEW = LINES[20], LINES[20] .. ', changed by Claude (rejected)'
+-- Files no Neovim window holds when Claude Code edits them.
+local B_LINES = { 'b line 1', 'b line 2', 'b line 3' }
+local C_LINES = { 'c line 1', 'c line 2', 'c line 3' }
+local B_NEW, C_NEW = 'b line 2, changed by Claude (rejected)', 'c line 2, changed by Claude (accepted)'
+-- Lines the user types over (unsaved) right before Claude Code edits the same lines.
+local USER5, CLAUDE5 = 'line 04 rewritten by the user, unsaved', LINES[4] .. ', changed by Claude (conflict)'
+local USER6, CLAUDE6 = 'line 05 rewritten by the user, unsaved', LINES[5] .. ', changed by Claude (conflict)'
 local text_of = H.text_of
 local function with(lines, i, text)
   local out = vim.deepcopy(lines)
@@ -104,8 +116,8 @@ local function cli_json(args)
   return result, raw
 end
 
-local function pending_hunks()
-  local result = cli_json({ 'pending', 'a.txt' })
+local function pending_hunks(file)
+  local result = cli_json({ 'pending', '--path', file or 'a.txt' })
   local hunks = {}
   for _, file in ipairs(result.files or {}) do
     for _, hunk in ipairs(file.hunks or {}) do
@@ -146,6 +158,8 @@ local ready = test('a.txt open in Neovim (claudeIde on) with unsaved typing; the
   vim.fn.mkdir(ws, 'p')
   vim.fn.system({ 'git', 'init', '-q', ws })
   H.write_file(ws .. '/a.txt', text_of(LINES))
+  H.write_file(ws .. '/b.txt', text_of(B_LINES))
+  H.write_file(ws .. '/c.txt', text_of(C_LINES))
   seed_claude_config()
   vim.env.CLAUDE_CONFIG_DIR = config_dir -- the sidecar writes $CLAUDE_CONFIG_DIR/ide/<port>.lock
   vim.cmd('cd ' .. vim.fn.fnameescape(ws))
@@ -192,8 +206,28 @@ local turns = {
   { { text = 'Changed line 10.' } },
   { { call = 'Edit', arguments = { file_path = ws .. '/a.txt', old_string = EDIT2_OLD, new_string = EDIT2_NEW } } },
   { { text = 'Understood, I left line 20 alone.' } },
+  -- 6-7: b.txt, not open in Neovim, rejected (ends the turn)
+  { { call = 'Read', arguments = { file_path = ws .. '/b.txt' } } },
+  { { call = 'Edit', arguments = { file_path = ws .. '/b.txt', old_string = B_LINES[2], new_string = B_NEW } } },
+  -- 8-10: c.txt, not open in Neovim, accepted
+  { { call = 'Read', arguments = { file_path = ws .. '/c.txt' } } },
+  { { call = 'Edit', arguments = { file_path = ws .. '/c.txt', old_string = C_LINES[2], new_string = C_NEW } } },
+  { { text = 'Changed c.txt.' } },
+  -- 11-13: a.txt line 5, which the user typed over: the user keeps theirs and accepts
+  { { call = 'Read', arguments = { file_path = ws .. '/a.txt' } } },
+  { { call = 'Edit', arguments = { file_path = ws .. '/a.txt', old_string = LINES[4], new_string = CLAUDE5 } } },
+  { { text = 'Changed line 5.' } },
+  -- 14-15: a.txt line 6, typed over again: the user takes Claude's line, then rejects the edit
+  { { call = 'Read', arguments = { file_path = ws .. '/a.txt' } } },
+  { { call = 'Edit', arguments = { file_path = ws .. '/a.txt', old_string = LINES[5], new_string = CLAUDE6 } } },
+  -- 16: the rejected Edit's tool_result reaches the model
+  { { text = 'Understood.' } },
 }
 local go_file_2, go_file_3 = H.work .. '/go-step-2', H.work .. '/go-step-3'
+local go_file = {}
+for i = 4, 8 do
+  go_file[i] = H.work .. '/go-step-' .. i
+end
 
 local connected = ready and test('the interactive Claude Code connects to hashline as its IDE', function()
   H.write_file(H.work .. '/turns.json', vim.fn.json_encode(turns))
@@ -210,6 +244,11 @@ local connected = ready and test('the interactive Claude Code connects to hashli
     { prompt = 'Change line 10 of a.txt.', until_turn = 3 },
     { wait_file = go_file_2, prompt = 'Now change line 20.', until_turn = 4 },
     { wait_file = go_file_3, prompt = 'Why did you stop?', until_turn = 5 },
+    { wait_file = go_file[4], prompt = 'Change line 2 of b.txt.', until_turn = 7 },
+    { wait_file = go_file[5], prompt = 'Then change line 2 of c.txt.', until_turn = 10 },
+    { wait_file = go_file[6], prompt = 'Change line 5 of a.txt.', until_turn = 13 },
+    { wait_file = go_file[7], prompt = 'Change line 6 of a.txt.', until_turn = 15 },
+    { wait_file = go_file[8], prompt = 'Why did you stop again?', until_turn = 16 },
   }))
   local cmd = { 'python3', here .. '/drive_claude.py', '--steps', H.work .. '/steps.json', '--log', requests_log,
     '--transcript', H.work .. '/tty.out', '--timeout', tostring(timeout_ms / 1000), '--', claude_bin, '--model', 'fake-model' }
@@ -235,12 +274,22 @@ local connected = ready and test('the interactive Claude Code connects to hashli
   H.check(first:find('mcp__ide__getDiagnostics', 1, true), 'the first model request does not name mcp__ide__getDiagnostics')
 end)
 
--- Waits for a pending hunk of an op other than `seen`; returns it.
-local function wait_hunk(seen)
+-- The ops with a pending hunk in `file` now, as a set.
+local function pending_ops(file)
+  local ops = {}
+  for _, hunk in ipairs(pending_hunks(file)) do
+    ops[hunk.op] = true
+  end
+  return ops
+end
+
+-- Waits for a pending hunk (in `file`, default a.txt) of an op other than `seen` (an op id or a
+-- set of them); returns it.
+local function wait_hunk(seen, file)
   local found
   H.check(H.wait(timeout_ms, function()
-    for _, hunk in ipairs(pending_hunks()) do
-      if hunk.op ~= seen then
+    for _, hunk in ipairs(pending_hunks(file)) do
+      if hunk.op ~= seen and not (type(seen) == 'table' and seen[hunk.op]) then
         found = hunk
         return true
       end
@@ -309,7 +358,8 @@ local rejected = landed and test('the second Edit, rejected (:HashlineReject): b
   H.eq(before, H.lines(bufnr), 'buffer after reject, a second later')
   H.eq(text_of(before), H.read_file(ws .. '/a.txt'), 'disk after reject')
   H.write_file(go_file_3, 'go')
-  H.check(H.wait(timeout_ms, function() return driver_code ~= nil end), 'Claude Code did not finish: ' .. table.concat(driver_err, ' '))
+  H.check(H.wait(timeout_ms, function() return tool_result('toolu_3_0') ~= nil or driver_code ~= nil end),
+    "Claude Code did not send the rejected Edit's tool_result: " .. table.concat(driver_err, ' '))
   H.eq(before, H.lines(bufnr), 'buffer at the end')
   H.eq(text_of(before), H.read_file(ws .. '/a.txt'), 'disk at the end')
   local result, is_error = tool_result('toolu_3_0')
@@ -329,8 +379,9 @@ end)
 -- not be taken for writing over a foreign change ("The file has been changed since reading it").
 -- The reconciler answers such a write (exactly the buffer's text) with hashline/reconciled
 -- (merged, 0 hunks, bufferMatchesDisk), so the plugin takes the file's new timestamp.
+local saved = false
 if rejected then
-  test("the user's :write afterwards: no \"changed since reading\" prompt, nothing journaled", function()
+  saved = test("the user's :write afterwards: no \"changed since reading\" prompt, nothing journaled", function()
     local want = typed_plus(with(LINES, 10, EDIT1_NEW))
     local before = #(cli_json({ 'log' }).ops or {})
     local writing, prompted = true, false
@@ -353,6 +404,132 @@ if rejected then
     H.eq(want, H.lines(bufnr), 'buffer after the save')
   end)
 end
+
+-- Issue 30: hashline's Accept / Reject question (window/showMessageRequest) goes through Neovim's
+-- own handler, which asks with vim.ui.select (0.10+, in a coroutine) or inputlist (0.7): the
+-- user's pick is `question_answer`; the questions asked are kept.
+local question_answer, questions = nil, {}
+vim.ui.select = function(items, opts, on_choice)
+  table.insert(questions, opts and opts.prompt or '')
+  for _, item in ipairs(items) do
+    if type(item) == 'table' and item.title == question_answer then
+      return on_choice(item)
+    end
+  end
+  on_choice(nil)
+end
+vim.fn.inputlist = function(lines)
+  table.insert(questions, lines[1] or '')
+  for i = 3, #lines do
+    if lines[i]:match('^%d+%. (.*)$') == question_answer then
+      return i - 2
+    end
+  end
+  return 0
+end
+
+local function wait_tool_result(id, what)
+  H.check(H.wait(timeout_ms, function() return tool_result(id) ~= nil or driver_code ~= nil end),
+    'no tool_result for ' .. what .. ' in the model requests (driver: ' .. table.concat(driver_err, ' ') .. ')')
+  return tool_result(id)
+end
+
+local b_rejected = saved and test('a file not open in Neovim (b.txt): Neovim shows it and the Edit is a review there; :HashlineReject leaves the disk alone and Claude Code reports the rejection', function()
+  H.eq(0, vim.fn.bufloaded(ws .. '/b.txt'), 'b.txt loaded before Claude Code edits it')
+  H.write_file(go_file[4], 'go')
+  local hunk = wait_hunk(pending_ops('b.txt'), 'b.txt')
+  local bbuf = vim.fn.bufnr(ws .. '/b.txt')
+  H.check(bbuf > 0 and vim.api.nvim_get_current_buf() == bbuf, 'Neovim does not show b.txt')
+  H.eq(2, hunk.line, 'the hunk line in b.txt')
+  H.eq(with(B_LINES, 2, B_NEW), H.lines(bbuf), 'b.txt while the review is pending')
+  H.eq(text_of(B_LINES), H.read_file(ws .. '/b.txt'), 'b.txt on disk while the review is pending')
+  vim.api.nvim_win_set_cursor(0, { 2, 0 })
+  vim.cmd('HashlineReject')
+  H.check(H.wait(5000, function() return vim.deep_equal(B_LINES, H.lines(bbuf)) end), 'b.txt after reject: ' .. vim.inspect(H.lines(bbuf)))
+  -- Rejecting ends Claude Code's turn; its tool_result goes with the next prompt's request.
+  H.write_file(go_file[5], 'go')
+  local result, is_error = wait_tool_result('toolu_6_0', 'the Edit of b.txt')
+  H.note('b.txt Edit tool_result (is_error ' .. tostring(is_error) .. '): ' .. result:sub(1, 200))
+  H.check(is_error and result:lower():find('reject', 1, true), 'the Edit of b.txt is reported rejected: ' .. result)
+  H.eq(B_LINES, H.lines(bbuf), 'b.txt buffer at the end')
+  H.eq(text_of(B_LINES), H.read_file(ws .. '/b.txt'), 'b.txt on disk at the end')
+end)
+
+local c_accepted = b_rejected and test('a file not open in Neovim (c.txt): shown, reviewed, nothing written before :HashlineAccept; then Claude Code writes it', function()
+  local hunk = wait_hunk(pending_ops('c.txt'), 'c.txt')
+  local cbuf = vim.fn.bufnr(ws .. '/c.txt')
+  H.check(cbuf > 0 and vim.api.nvim_get_current_buf() == cbuf, 'Neovim does not show c.txt')
+  H.eq(2, hunk.line, 'the hunk line in c.txt')
+  local want = with(C_LINES, 2, C_NEW)
+  H.eq(want, H.lines(cbuf), 'c.txt while the review is pending')
+  H.eq(text_of(C_LINES), H.read_file(ws .. '/c.txt'), 'c.txt on disk while the review is pending')
+  vim.api.nvim_win_set_cursor(0, { 2, 0 })
+  vim.cmd('HashlineAccept')
+  H.check(H.wait(timeout_ms, function() return H.read_file(ws .. '/c.txt') == text_of(want) or driver_code ~= nil end),
+    'c.txt on disk after accept: ' .. vim.inspect(H.read_file(ws .. '/c.txt')))
+  local result, is_error = wait_tool_result('toolu_8_0', 'the Edit of c.txt')
+  H.note('c.txt Edit tool_result: ' .. result:sub(1, 200))
+  H.check(not is_error, 'the Edit of c.txt failed: ' .. result)
+  H.eq(want, H.lines(cbuf), 'c.txt buffer after Claude Code wrote it')
+end)
+
+local a_disk -- a.txt on disk after the conflict the user kept theirs in
+local kept_theirs = c_accepted and test("an Edit over the user's unsaved typing (a.txt line 5): Claude's line shown in place of theirs; keeping theirs (:HashlineReject) and Accept: Claude Code writes exactly the user's text", function()
+  vim.api.nvim_set_current_buf(bufnr)
+  local before = typed_plus(with(LINES, 10, EDIT1_NEW))
+  H.eq(text_of(before), H.read_file(ws .. '/a.txt'), 'a.txt on disk before')
+  vim.api.nvim_buf_set_lines(bufnr, 4, 5, true, { USER5 })
+  local users = with(before, 5, USER5)
+  H.assert_mirrored(bufnr, 'a.txt')
+  question_answer = 'Accept'
+  local asked = #questions
+  local seen = pending_ops('a.txt')
+  H.write_file(go_file[6], 'go')
+  local hunk = wait_hunk(seen, 'a.txt')
+  H.eq(5, hunk.line, 'the conflict hunk line')
+  H.eq(with(before, 5, CLAUDE5), H.lines(bufnr), "a.txt while the review is pending: Claude's line in place of the user's")
+  H.eq(text_of(before), H.read_file(ws .. '/a.txt'), 'a.txt on disk while the review is pending')
+  local named = 'line 5 (yours: "' .. USER5 .. '" / Claude\'s: "' .. CLAUDE5:sub(1, 57)
+  H.check((H.read_file(sidecar_log) or ''):find(named, 1, true), 'the sidecar log does not name the conflict as ' .. named)
+  vim.api.nvim_win_set_cursor(0, { 5, 0 })
+  vim.cmd('HashlineReject')
+  H.check(H.wait(timeout_ms, function() return H.read_file(ws .. '/a.txt') == text_of(users) or driver_code ~= nil end),
+    'a.txt on disk after keeping theirs and Accept: ' .. vim.inspect(H.read_file(ws .. '/a.txt')))
+  H.eq(users, H.lines(bufnr), "a.txt buffer: the user's line")
+  H.check(#questions == asked + 1 and questions[#questions]:find('overlapped your unsaved typing', 1, true),
+    'Neovim asked Accept / Reject once: ' .. vim.inspect(questions))
+  local result, is_error = wait_tool_result('toolu_11_0', 'the Edit of a.txt line 5')
+  H.note('conflict Edit (kept theirs, Accept) tool_result: ' .. result:sub(1, 200))
+  H.check(not is_error, 'the Edit failed: ' .. result)
+  H.check(H.wait(5000, function() return not vim.bo[bufnr].modified end), "a.txt still 'modified' after Claude Code wrote its text")
+  a_disk = text_of(users)
+end)
+
+local took_claudes = kept_theirs and test("again over unsaved typing (a.txt line 6): taking Claude's line (:HashlineAccept) then Reject: Claude's line goes, nothing is written, Claude Code reports the rejection", function()
+  local base = H.lines(bufnr)
+  vim.api.nvim_buf_set_lines(bufnr, 5, 6, true, { USER6 })
+  local users = with(base, 6, USER6)
+  H.assert_mirrored(bufnr, 'a.txt')
+  question_answer = 'Reject'
+  local asked = #questions
+  local seen = pending_ops('a.txt')
+  H.write_file(go_file[7], 'go')
+  local hunk = wait_hunk(seen, 'a.txt')
+  H.eq(6, hunk.line, 'the conflict hunk line')
+  H.eq(with(base, 6, CLAUDE6), H.lines(bufnr), "a.txt while pending: Claude's line in place of the user's")
+  vim.api.nvim_win_set_cursor(0, { 6, 0 })
+  vim.cmd('HashlineAccept')
+  H.check(H.wait(timeout_ms, function() return vim.deep_equal(users, H.lines(bufnr)) or driver_code ~= nil end),
+    "a.txt after Reject: the user's line back: " .. vim.inspect(H.lines(bufnr)))
+  H.check(#questions == asked + 1, 'Neovim asked Accept / Reject once: ' .. vim.inspect(questions))
+  H.write_file(go_file[8], 'go')
+  local result, is_error = wait_tool_result('toolu_14_0', 'the Edit of a.txt line 6')
+  H.note('conflict Edit (took Claude\'s, Reject) tool_result (is_error ' .. tostring(is_error) .. '): ' .. result:sub(1, 200))
+  H.check(is_error and result:lower():find('reject', 1, true), 'the Edit is reported rejected: ' .. result)
+  H.eq(a_disk, H.read_file(ws .. '/a.txt'), 'a.txt on disk: nothing written')
+  H.eq(users, H.lines(bufnr), 'a.txt buffer at the end')
+  H.check(H.wait(timeout_ms, function() return driver_code ~= nil end), 'Claude Code did not finish: ' .. table.concat(driver_err, ' '))
+end)
 
 if driver_job and driver_code == nil then
   vim.fn.jobstop(driver_job)

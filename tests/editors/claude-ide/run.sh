@@ -11,7 +11,7 @@
 # Usage: HASHLINE_BIN=build/hashline tests/editors/claude-ide/run.sh
 # Env: KEEP=1 keeps the work dir; CAPTURE=1 puts ws_capture.py between Claude Code and hashline
 # and prints every WebSocket message (the evidence in docs/claude-ide.md); CLAUDE_TIMEOUT_MS
-# (default 120000); CLAUDE_PERMISSION_ARGS (default --permission-mode default).
+# (default 300000, an upper bound for the whole session); CLAUDE_PERMISSION_ARGS (default --permission-mode default).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -41,5 +41,5 @@ nvim_suite_report() { # RESULTS WORKDIR: the WebSocket messages ws_capture.py lo
     cat "$2/claude_ide/ws.jsonl"
   fi
 }
-nvim_suite_run --timeout 400 claude-ide 7 "$here/claude_ide_test.lua" \
+nvim_suite_run --timeout 600 claude-ide 11 "$here/claude_ide_test.lua" \
   CLAUDE_BIN="$claude" CLAUDE_VERSION="$version" FAKE_MODEL="$root/tests/editors/agent-cli/fake_model.mjs"
