@@ -13,6 +13,7 @@ complete -c hashline -n __fish_use_subcommand -a draft
 complete -c hashline -n __fish_use_subcommand -a ed
 complete -c hashline -n __fish_use_subcommand -a status
 complete -c hashline -n __fish_use_subcommand -a mcp
+complete -c hashline -n __fish_use_subcommand -a acp
 complete -c hashline -n __fish_use_subcommand -a log
 complete -c hashline -n __fish_use_subcommand -a diff
 complete -c hashline -n __fish_use_subcommand -a undo

@@ -1,6 +1,7 @@
 // `hashline [--help|--version] <subcommand> ...`: finds the subcommand and runs it.
 #include "lsp/cli/subcommands.h"
 
+#include "lsp/acp/acp_command.h"
 #include "lsp/cli/agent_commands.h"
 #include "lsp/cli/claude_command.h"
 #include "lsp/cli/context_command.h"
@@ -43,6 +44,8 @@ const std::vector<Subcommand>& subcommands() {
       {"status", "show the sidecar or disk mode, roots, open documents", runStatusCommand},
       {"mcp", "serve the Model Context Protocol on stdin/stdout (agents start this)",
        runMcpCommand},
+      {"acp", "run an ACP agent behind hashline: acp -- AGENT ARGS (the editor starts this)",
+       runAcpCommand},
       {"log", "list the journal's ops (who changed what, per turn)", runLogCommand},
       {"diff", "show an op's diff, or a turn's net diff (--turn T)", runDiffCommand},
       {"undo", "reverse one op on the file as it is now (CONFLICT if its lines changed)",

@@ -54,6 +54,9 @@ json readResultJSON(ReadView view, const std::string& uri, const std::optional<s
   fields.emplace("version", view.version);
   fields.emplace("tier", std::string(tierName(view.tier)));
   fields.emplace("lineCount", view.line_count);
+  // Whether the text ends with a line break (rows never show it): for clients that rebuild the
+  // text from the rows (the ACP proxy's fs/read_text_file).
+  fields.emplace("finalNewline", view.lsp_line_count > view.line_count);
   fields.emplace("from", view.first_line);
   fields.emplace("to", view.last_line);
   if (format != ReadFormat::Text) fields.emplace("lines", rowsJSON(view.rows));

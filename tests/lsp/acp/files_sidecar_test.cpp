@@ -1,0 +1,122 @@
+// fs/* through `hashline acp` with an editor attached: a scripted editor runs the real
+// `hashline lsp` sidecar and holds a buffer with unsaved typing. The agent's read sees the
+// typing; its whole-file write becomes one versioned edit of its own lines in the buffer (the
+// typing kept, the buffer not saved, the disk untouched), journaled under the agent and its
+// ACP session and undoable; a write over lines the user changed since the read is refused with
+// what they hold now, and the editor is asked nothing.
+#include "../agent/agent_test_util.h"
+#include "acp_client.h"
+#include "tests/lsp/support/lsp_client.h"
+
+#include <gtest/gtest.h>
+
+namespace hashline::test {
+namespace {
+
+using nlohmann::json;
+
+class AcpFilesSidecar : public ::testing::Test {
+protected:
+  void SetUp() override {
+    path_ = sandbox_.write("notes.txt", "one\ntwo\nthree\nfour\n");
+    uri_ = fileUri(path_);
+    editor_.initialize({{"workspace", {{"applyEdit", true}}}},
+                       {{"rootUri", fileUri(sandbox_.workspace())}});
+    ASSERT_TRUE(waitForDiscoveryFile(sandbox_.runtime()));
+    buffer_ = "TYPED\none\ntwo\nthree\nfour\n"; // an unsaved line at the top
+    editor_.didOpen(uri_, buffer_, 1);
+    editor_.sync();
+  }
+
+  /// The agent sends `method`; returns the id to wait on.
+  void agentAsks(std::int64_t id, const std::string& method, json params) {
+    client_.agentSends(
+        json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump());
+  }
+  json answerTo(std::int64_t id) {
+    auto answer = client_.waitAgentReceived(
+        [id](const json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); });
+    return answer ? json::parse(*answer) : json();
+  }
+  /// The user types: the whole buffer becomes `text`.
+  void userTypes(const std::string& text) {
+    buffer_ = text;
+    editor_.didChange(uri_, ++version_, {LspClient::fullChange(text)});
+    editor_.sync();
+  }
+  /// The editor applies the sidecar's next workspace/applyEdit.
+  void editorApplies() {
+    json request = editor_.waitServerRequest("workspace/applyEdit");
+    ASSERT_FALSE(request.is_null()) << editor_.log();
+    std::int64_t edit_version = 0;
+    buffer_ = applyDocumentEdit(buffer_, request["params"]["edit"], uri_, edit_version);
+    EXPECT_EQ(edit_version, version_);
+    editor_.didChange(uri_, ++version_, {LspClient::fullChange(buffer_)});
+    editor_.respond(request["id"], {{"applied", true}});
+  }
+
+  AgentSandbox sandbox_;
+  LspClient editor_;
+  AcpClient client_{sandbox_.workspace()};
+  std::string path_, uri_, buffer_;
+  std::int64_t version_ = 1;
+};
+
+TEST_F(AcpFilesSidecar, TheWriteLandsInTheBufferWithTheTypingKept) {
+  std::string session = client_.start(sandbox_.workspace());
+  agentAsks(100, "fs/read_text_file", {{"sessionId", session}, {"path", path_}});
+  json read = answerTo(100);
+  ASSERT_EQ(read["result"]["content"], "TYPED\none\ntwo\nthree\nfour\n") << read << client_.log();
+
+  userTypes("TYPED more\none\ntwo\nthree\nfour\n"); // after the agent's read
+  agentAsks(101, "fs/write_text_file",
+            {{"sessionId", session},
+             {"path", path_},
+             {"content", "TYPED\none\nTWO (agent)\nthree\nfour\n"}});
+  editorApplies();
+  json written = answerTo(101);
+  ASSERT_TRUE(written.contains("result")) << written << client_.log() << editor_.log();
+  EXPECT_EQ(buffer_, "TYPED more\none\nTWO (agent)\nthree\nfour\n");
+  EXPECT_EQ(editor_.snapshot(uri_)["sha256"], sha256Hex(buffer_));
+  EXPECT_EQ(sandbox_.read("notes.txt"), "one\ntwo\nthree\nfour\n") << "not saved";
+
+  CliRun log = runHashline({"log", "--json"}, sandbox_.workspace());
+  ASSERT_EQ(log.exit_code, 0) << log.err;
+  json ops = log.json()["ops"];
+  ASSERT_EQ(ops.size(), 1u) << ops;
+  EXPECT_EQ(ops[0]["agent"], "puppet-agent");
+  EXPECT_EQ(ops[0]["session"], session);
+  EXPECT_EQ(ops[0]["backend"], "buffer");
+
+  // Undone from the CLI: the agent's line goes back, the typing stays.
+  BackgroundCli undo({"undo", std::to_string(ops[0]["op"].get<int>())}, sandbox_.workspace());
+  editorApplies();
+  CliRun undone = undo.wait();
+  EXPECT_EQ(undone.exit_code, 0) << undone.err;
+  EXPECT_EQ(buffer_, "TYPED more\none\ntwo\nthree\nfour\n");
+}
+
+TEST_F(AcpFilesSidecar, AWriteOverTheUsersNewTypingIsRefused) {
+  std::string session = client_.start(sandbox_.workspace());
+  agentAsks(100, "fs/read_text_file", {{"sessionId", session}, {"path", path_}});
+  ASSERT_TRUE(answerTo(100).contains("result")) << client_.log();
+  userTypes("TYPED\none\ntwo, typed by the user\nthree\nfour\n");
+  agentAsks(101, "fs/write_text_file",
+            {{"sessionId", session},
+             {"path", path_},
+             {"content", "TYPED\none\nTWO (agent)\nthree\nfour\n"}});
+  json refused = answerTo(101);
+  ASSERT_TRUE(refused.contains("error")) << refused;
+  std::string message = refused["error"]["message"];
+  EXPECT_NE(message.find("Lines 3-3 now hold:\ntwo, typed by the user"), std::string::npos)
+      << message;
+  editor_.sync();
+  EXPECT_TRUE(editor_.takeServerRequests("workspace/applyEdit").empty())
+      << "the editor was asked to apply something";
+  EXPECT_EQ(editor_.snapshot(uri_)["sha256"], sha256Hex(buffer_));
+  CliRun log = runHashline({"log", "--json"}, sandbox_.workspace());
+  EXPECT_EQ(log.json()["ops"].size(), 0u) << log.out;
+}
+
+} // namespace
+} // namespace hashline::test
