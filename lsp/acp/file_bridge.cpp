@@ -1,6 +1,7 @@
 // fs/read_text_file and fs/write_text_file answered by hashline; see file_bridge.h.
 #include "lsp/acp/file_bridge.h"
 
+#include "engine/anchors/anchor.h"
 #include "lsp/acp/write_plan.h"
 #include "lsp/agent/agent_router.h"
 
@@ -98,9 +99,25 @@ struct CurrentFile {
   bool final_newline = false;
 };
 
+/// The line texts of rows `LINE:LLL:BBB→text` joined by "\n" (a read's `text`): a read in this
+/// form is one JSON string, which parses in bulk, instead of an object per line.
+std::vector<std::string> rowTexts(std::string_view rows) {
+  std::vector<std::string> lines;
+  for (;;) {
+    std::size_t end = rows.find('\n');
+    std::string_view row = rows.substr(0, end);
+    std::size_t separator = row.find(kRowSeparator);
+    lines.emplace_back(
+        separator == std::string_view::npos ? row : row.substr(separator + kRowSeparator.size()));
+    if (end == std::string_view::npos) break;
+    rows.remove_prefix(end + 1);
+  }
+  return lines;
+}
+
 Outcome<CurrentFile> readWhole(const FileCall& call, const FileParams& file, const char* verb) {
   json params = {
-      {"path", file.path}, {"session", file.session}, {"agent", call.agent}, {"format", "rows"}};
+      {"path", file.path}, {"session", file.session}, {"agent", call.agent}, {"format", "text"}};
   Outcome<json> read = callService(call, "read", std::move(params), verb, file.path);
   if (auto* failure = std::get_if<Failure>(&read)) return std::move(*failure);
   const json& result = std::get<json>(read);
@@ -108,11 +125,9 @@ Outcome<CurrentFile> readWhole(const FileCall& call, const FileParams& file, con
   current.path = result.value("path", file.path);
   current.version = result.value("version", std::int64_t{0});
   current.final_newline = result.value("finalNewline", false);
-  if (auto lines = result.find("lines"); lines != result.end() && lines->is_array()) {
-    current.lines.reserve(lines->size());
-    for (const json& row : *lines)
-      current.lines.push_back(row.value("text", std::string()));
-  }
+  auto text = result.find("text");
+  if (text != result.end() && text->is_string())
+    current.lines = rowTexts(text->get_ref<const std::string&>());
   if (current.lines.empty()) current.lines.emplace_back();
   return current;
 }

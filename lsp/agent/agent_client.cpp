@@ -2,6 +2,7 @@
 #include "lsp/agent/agent_client.h"
 
 #include "lsp/disk/unique_fd.h"
+#include "lsp/rpc/json_parse.h"
 #include "lsp/rpc/json_rpc.h"
 #include "lsp/transport/framing.h"
 
@@ -84,7 +85,11 @@ Result<lsp::ServiceOutcome> callSidecar(const std::string& socket_path, const st
          event = parser.next()) {
       if (event.kind != lsp::FrameEvent::Message)
         return ioError("broken answer from " + socket_path + ": " + event.problem);
-      json message = json::parse(event.body, nullptr, /*allow_exceptions=*/false);
+      // The project's parser: a read's answer is mostly long strings, which nlohmann's lexer
+      // appends byte by byte (lsp/rpc/json_parse.h).
+      json message;
+      std::string parse_error;
+      if (!lsp::parseJSON(event.body, message, parse_error)) continue;
       if (!message.is_object() || !message.contains("id") || message["id"] != 1 ||
           message.contains("method"))
         continue; // a notification or a stray message: not our answer

@@ -1,14 +1,17 @@
 // A minimal LSP client over a child's stdio (Content-Length framing, JSON-RPC requests and
 // notifications), for the bench scripts that need no full driver: memory_per_buffer.mjs.
-// Answers server->client requests with null. One instance per spawned server.
+// Answers server->client requests with null, or with what options.onRequest(method, params)
+// returns (acp_overhead.mjs applies workspace/applyEdit). One instance per spawned server.
 import { spawn } from 'node:child_process';
 
 export class LspPipe {
   constructor(command, args, options = {}) {
-    this.child = spawn(command, args, { stdio: ['pipe', 'pipe', options.stderr ?? 'ignore'], ...options });
+    const { onRequest, ...spawnOptions } = options;
+    this.child = spawn(command, args, { stdio: ['pipe', 'pipe', options.stderr ?? 'ignore'], ...spawnOptions });
     this.buffer = Buffer.alloc(0);
     this.pending = new Map();
     this.nextId = 1;
+    this.onRequest = options.onRequest;
     this.child.stdout.on('data', (chunk) => this.onData(chunk));
   }
   onData(chunk) {
@@ -21,7 +24,8 @@ export class LspPipe {
       if (this.buffer.length < headerEnd + 4 + length) return;
       const body = JSON.parse(this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString());
       this.buffer = this.buffer.subarray(headerEnd + 4 + length);
-      if (body.method && body.id !== undefined) this.write({ jsonrpc: '2.0', id: body.id, result: null });
+      if (body.method && body.id !== undefined)
+        this.write({ jsonrpc: '2.0', id: body.id, result: this.onRequest ? this.onRequest(body.method, body.params) : null });
       else if (body.id !== undefined && this.pending.has(body.id)) {
         const { resolve, reject } = this.pending.get(body.id);
         this.pending.delete(body.id);
