@@ -4,6 +4,7 @@
 -- client before it writes (session/request_permission); the user keeps typing while that prompt
 -- waits, then accepts.
 --   PROXY=1: the plugin wraps the adapter's command (`hashline acp -- gemini --acp`, no config).
+--     0. :checkhealth hashline names the wrapped adapters and the chat tools;
 --     1. the edit lands in the buffer with both typed lines kept, the disk untouched;
 --     2. it is journaled under Gemini's name; 3. undoing it restores the line, typing stays;
 --     4. a second prompt: the model reads a.txt (read_file) and writes it whole (write_file) with
@@ -12,7 +13,8 @@
 --        text and all the typing.
 --   PROXY=0 (the control): setup{ codecompanion = false }, codecompanion answers fs/* itself —
 --     the typing is lost (the buffer is replaced by the disk text plus the change, and an empty
---     last line) and the buffer is saved; the journal has no op.
+--     last line) and the buffer is saved; the journal has no op; :checkhealth says codecompanion
+--     is not wired.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/harness.lua')
 local proxy = os.getenv('PROXY') ~= '0'
 local name = proxy and 'gemini' or 'gemini-control'
@@ -43,6 +45,17 @@ H.drive(function()
   })
   local bufnr = H.open_with_typing(path)
   local chat, expected = H.prompt_while_typing('gemini_cli', 'Change line 3 of a.txt.', bufnr, LINE3_NEW)
+
+  H.test(name .. ': :checkhealth hashline says what is wired', function()
+    local report = H.checkhealth()
+    if proxy then
+      H.check(report:find('codecompanion.nvim ACP agents start as `' .. H.bin .. ' acp -- AGENT...`', 1, true)
+        and report:find('gemini_cli', 1, true), report)
+      H.check(report:find('chats offer hashline_read and hashline_edit', 1, true), report)
+    else
+      H.check(report:find('codecompanion.nvim: not wired (setup{ codecompanion = false })', 1, true), report)
+    end
+  end)
 
   if not proxy then
     H.test(name .. ': without the proxy the typing is lost and the buffer is saved', function()
@@ -82,7 +95,7 @@ H.drive(function()
 
   H.test(name .. ': undo restores the line and keeps the typing', function()
     H.check(op ~= nil, 'no op to undo')
-    local code, _, out = H.cli_json(ws, { 'undo', '--op', tostring(op.op) })
+    local code, _, out = H.cli_json(ws, { 'undo', tostring(op.op) })
     H.eq(0, code, 'hashline undo (' .. out .. ')')
     local restored = vim.list_extend({ H.TYPED_BEFORE }, vim.deepcopy(H.LINES))
     table.insert(restored, H.TYPED_DURING)

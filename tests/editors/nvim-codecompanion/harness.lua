@@ -173,6 +173,16 @@ function H.chat_text(chat)
   return table.concat(vim.api.nvim_buf_get_lines(chat.bufnr, 0, -1, false), '\n'):sub(-1500)
 end
 
+-- The text of `:checkhealth hashline` (the report buffer, then closed).
+function H.checkhealth()
+  return H.outside(function()
+    vim.cmd('checkhealth hashline')
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    vim.cmd('bwipeout!')
+    return text
+  end)
+end
+
 -- The journal's ops for the workspace (`hashline log --json`), oldest first.
 function H.log_ops(ws)
   local code, log, out = H.cli_json(ws, { 'log' })
