@@ -148,6 +148,24 @@ TEST(AcpFilesDisk, BadWritesAreRefusedAndNothingIsWritten) {
   EXPECT_EQ(log.json()["ops"].size(), 0u) << log.out;
 }
 
+TEST(AcpFilesDisk, LineEndingsAndTheFinalBreakAreTheFilesOwn) {
+  AgentSandbox sandbox;
+  std::string crlf = sandbox.write("crlf.txt", "one\r\ntwo\r\nthree\r\n");
+  std::string bare = sandbox.write("bare.txt", "a\nb");
+  AcpClient client(sandbox.workspace());
+  std::string session = client.start(sandbox.workspace());
+  ASSERT_EQ(readFile(client, 100, session, crlf)["result"]["content"], "one\ntwo\nthree\n");
+  // The agent deletes line 1, changes line 2 and appends, writing "\n" lines.
+  json done = writeFile(client, 101, session, crlf, "TWO\nthree\nfour\n");
+  ASSERT_TRUE(done.contains("result")) << done;
+  EXPECT_EQ(sandbox.read("crlf.txt"), "TWO\r\nthree\r\nfour\r\n");
+
+  ASSERT_EQ(readFile(client, 102, session, bare)["result"]["content"], "a\nb");
+  json appended = writeFile(client, 103, session, bare, "a\nb\nc\n");
+  ASSERT_TRUE(appended.contains("result")) << appended;
+  EXPECT_EQ(sandbox.read("bare.txt"), "a\nb\nc");
+}
+
 TEST(AcpFilesDisk, ANewFileIsCreated) {
   AgentSandbox sandbox;
   AcpClient client(sandbox.workspace());
