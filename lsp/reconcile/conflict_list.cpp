@@ -3,6 +3,7 @@
 
 #include "engine/diff/line_diff.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace hashline::lsp {
@@ -21,6 +22,13 @@ std::uint64_t numberOf(const std::string& id) {
 const OpenConflict& ConflictList::add(OpenConflict conflict) {
   const std::uint64_t number = next_++;
   conflict.id = "c" + std::to_string(number);
+  return by_id_.emplace(number, std::move(conflict)).first->second;
+}
+
+const OpenConflict& ConflictList::restore(OpenConflict conflict) {
+  const std::uint64_t number = numberOf(conflict.id);
+  if (number == 0 || by_id_.count(number)) return add(std::move(conflict));
+  next_ = std::max(next_, number + 1);
   return by_id_.emplace(number, std::move(conflict)).first->second;
 }
 

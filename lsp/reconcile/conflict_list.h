@@ -36,6 +36,9 @@ class ConflictList {
 public:
   /// Stores `conflict` under a new id; returns it.
   const OpenConflict& add(OpenConflict conflict);
+  /// Stores a conflict read back from disk (conflict_store.h) under its own id when that is
+  /// free, else under a new one; later ids follow it.
+  const OpenConflict& restore(OpenConflict conflict);
   const OpenConflict* find(const std::string& id) const;
   void remove(const std::string& id);
   /// Drops the document's conflicts (saved, closed, or superseded).

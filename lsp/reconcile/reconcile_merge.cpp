@@ -181,6 +181,7 @@ void Reconciler::noteConflicts(const Tracked& tracked, const merge::MergeResult&
                          "hashline resolve " +
                          stored.id + " --take theirs"}});
   }
+  if (!listed.empty()) persistConflicts();
   message["conflicts"] = std::move(listed);
 }
 

@@ -38,6 +38,7 @@ void Reconciler::resolve(const ResolveRequest& request, ServiceCallback done) {
   OpenConflict conflict = *found;
   if (!request.take_theirs) {
     conflicts_.remove(conflict.id);
+    persistConflicts();
     return done(json{{"status", "ok"}, {"conflict", conflict.id}, {"take", "ours"}});
   }
   BufferPlanner planner = [conflict](OpenDocument& document, bool) -> Result<PlannedEdit> {
@@ -50,6 +51,7 @@ void Reconciler::resolve(const ResolveRequest& request, ServiceCallback done) {
                          [this, conflict, done](Result<BufferApplied> outcome, std::uint64_t op) {
                            if (!outcome) return done(refusalToJSON(outcome.error()));
                            conflicts_.remove(conflict.id);
+                           persistConflicts();
                            json result = {{"status", "applied"},
                                           {"conflict", conflict.id},
                                           {"take", "theirs"},

@@ -77,8 +77,11 @@ void Reconciler::onDocumentEvent(const DocumentEvent& event) {
     if (event.document) track(event.key, *event.document);
     return;
   case DocumentEvent::Closed:
+    if (!conflicts_.list(event.key).empty()) { // while tracked: its entries in the file go too
+      conflicts_.removeDocument(event.key);
+      persistConflicts();
+    }
     untrack(event.key);
-    conflicts_.removeDocument(event.key);
     return;
   case DocumentEvent::Changed:
     if (Tracked* tracked = find(event.key); tracked && event.document) {
@@ -115,6 +118,7 @@ void Reconciler::track(const std::string& key, const OpenDocument& document) {
   SettledRead disk = readSettled(*path, options_.max_bytes);
   if (disk.kind == SettledRead::Text) tracked->base = std::move(disk.bytes);
   tracked->recent.push_back({document.document.version(), document.document.text()});
+  restoreConflicts(*tracked, document);
   std::vector<std::string> paths = {*path};
   if (char* real = ::realpath(path->c_str(), nullptr)) {
     if (*path != real) paths.push_back(real);
@@ -268,7 +272,10 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
       journalEditorReload(tracked, *held);
     } else {
       log::debug("reconcile: ", tracked.path, " saved by the editor");
-      conflicts_.removeDocument(tracked.key); // the user saved their side
+      if (!conflicts_.list(tracked.key).empty()) {
+        conflicts_.removeDocument(tracked.key); // the user saved their side
+        persistConflicts();
+      }
       // Not the editor's own save (no didSave, no announced one) but text its buffer holds now —
       // Claude Code writing the text an accepted openDiff left in the buffer: tell the editor
       // its buffer equals the disk, so it takes the file's new timestamp and is clean.

@@ -105,6 +105,13 @@ private:
                      nlohmann::json& message);
   void announce(const Tracked& tracked, nlohmann::json message);
   Tracked* find(const std::string& key);
+  /// Writes the open conflicts to the workspace's state directory (conflict_store.h), after
+  /// every change, so a sidecar started again after a crash has them.
+  void persistConflicts();
+  /// Takes back the document's conflicts a crashed sidecar left that still hold (track()).
+  void restoreConflicts(const Tracked& tracked, const OpenDocument& document);
+  /// `<workspace state dir>/conflicts.json`, or "" when there is no root or it cannot be made.
+  const std::string& conflictsFile();
 
   LspServer& server_;
   HashlineService& service_;
@@ -114,6 +121,7 @@ private:
   std::map<std::string, std::unique_ptr<Tracked>> tracked_; // canonical URI →
   std::map<std::string, std::string> by_path_;              // file path → canonical URI
   ConflictList conflicts_;
+  std::string conflicts_file_;
   /// Unmaps spare read buffers once writes have stopped for their life (read_buffers.h).
   boost::asio::steady_timer spare_expiry_;
 };
