@@ -9,6 +9,8 @@
 // messages in order, so a ping's reply arriving first proves no answer was sent before it.
 #include "tests/lsp/ide/ide_test_util.h"
 
+#include <optional>
+
 namespace hashline::test {
 namespace {
 
@@ -43,11 +45,36 @@ json openDiffArguments(const fs::path& file, const std::string& contents, const 
           {"tab_name", tab}};
 }
 
+// The next frame is the answer to call `id`: `kind` (FILE_SAVED, DIFF_REJECTED, TAB_CLOSED, ...)
+// and, when given, the text after it.
+void expectAnswer(IdeClient& ide, int id, const std::string& kind,
+                  const std::optional<std::string>& text = std::nullopt) {
+  json answer = ide.receive();
+  EXPECT_EQ(answer["id"], id) << answer.dump();
+  EXPECT_EQ(contentText(answer, 0), kind) << answer.dump();
+  if (text) {
+    EXPECT_EQ(contentText(answer, 1), *text);
+  }
+}
+
+// The sidecar sent the editor no edit (after all it was sent so far).
+void expectNoBufferEdit(LspClient& client) {
+  client.sync();
+  EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
+}
+
 // The editor (the sidecar's LspClient) and Claude Code (its IDE connection, initialized).
 struct Session {
   Session(std::unique_ptr<LspClient> editor, int port, const std::string& token)
       : client(std::move(editor)), ide(port, token) {
     ide.call("initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()}});
+  }
+  /// The user opens `file` in the editor, its buffer holding `text`.
+  EditorModel openBuffer(const fs::path& file, const std::string& text) {
+    EditorModel buffer("file://" + file.string(), text);
+    client->didOpen(buffer.uri, buffer.text, buffer.version);
+    client->sync();
+    return buffer;
   }
   std::unique_ptr<LspClient> client;
   IdeClient ide;
@@ -89,10 +116,7 @@ TEST_F(ClaudeOpenDiff, AFileNotOpenIsShownInTheEditorAndReviewedThere) {
   ASSERT_NE(op, 0u) << client.log();
   client.request("hashline/reject", {{"op", std::to_string(op)}});
   applyNextEdit(client, buffer);
-  json rejected = ide.receive();
-  EXPECT_EQ(rejected["id"], call);
-  EXPECT_EQ(contentText(rejected, 0), "DIFF_REJECTED");
-  EXPECT_EQ(contentText(rejected, 1), "g (1)");
+  expectAnswer(ide, call, "DIFF_REJECTED", "g (1)");
   EXPECT_EQ(buffer.text, "alpha\nbeta\n");
   EXPECT_EQ(readFile(file), "alpha\nbeta\n");
 
@@ -107,10 +131,7 @@ TEST_F(ClaudeOpenDiff, AFileNotOpenIsShownInTheEditorAndReviewedThere) {
   const std::uint64_t kept = pendingOp(client, other.string());
   ASSERT_NE(kept, 0u);
   client.callResult("hashline/accept", {{"op", std::to_string(kept)}});
-  json saved = ide.receive();
-  EXPECT_EQ(saved["id"], call);
-  EXPECT_EQ(contentText(saved, 0), "FILE_SAVED");
-  EXPECT_EQ(contentText(saved, 1), "one\ntwo\n");
+  expectAnswer(ide, call, "FILE_SAVED", "one\ntwo\n");
   EXPECT_EQ(readFile(other), "one\n") << "hashline wrote the file itself";
   EXPECT_EQ(client.shutdownAndExit(), 0);
 }
@@ -132,9 +153,7 @@ TEST_F(ClaudeOpenDiff, AnEditorThatCannotShowTheFileLeavesTheCallToClaudeCode) {
       << client.log();
   // Claude Code's terminal decided and it closes the tab: TAB_CLOSED, and still no answer.
   int closing = ide.startCall("close_tab", {{"tab_name", "g (1)"}});
-  json closed = ide.receive();
-  EXPECT_EQ(closed["id"], closing);
-  EXPECT_EQ(contentText(closed), "TAB_CLOSED");
+  expectAnswer(ide, closing, "TAB_CLOSED");
   expectNothingAnswered(ide);
 
   // An LSP client without showDocument: the same.
@@ -148,8 +167,7 @@ TEST_F(ClaudeOpenDiff, AnEditorThatCannotShowTheFileLeavesTheCallToClaudeCode) {
   IdeClient again(port(), onlyLock()["authToken"]);
   EXPECT_EQ(again.call("ping")["result"], json::object());
   EXPECT_EQ(readFile(file), "alpha\n");
-  client.sync();
-  EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
+  expectNoBufferEdit(client);
   EXPECT_EQ(client.shutdownAndExit(), 0);
 }
 
@@ -160,9 +178,7 @@ TEST_F(ClaudeOpenDiff, AProposalOverUnsavedTypingIsAConflictTheUserResolvesThenD
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
   const std::string typed = "one\ntwo typed\nthree\n";
-  EditorModel buffer("file://" + file.string(), typed);
-  client.didOpen(buffer.uri, buffer.text, buffer.version);
-  client.sync();
+  EditorModel buffer = s->openBuffer(file, typed);
 
   // 1. Claude's lines shown in place of the user's; Reject puts the user's back (keep theirs);
   // then Accept: FILE_SAVED with exactly the user's text.
@@ -186,10 +202,7 @@ TEST_F(ClaudeOpenDiff, AProposalOverUnsavedTypingIsAConflictTheUserResolvesThenD
             std::string::npos);
   expectNothingAnswered(ide);
   client.respond(question["id"], {{"title", "Accept"}});
-  json saved = ide.receive();
-  EXPECT_EQ(saved["id"], call);
-  EXPECT_EQ(contentText(saved, 0), "FILE_SAVED");
-  EXPECT_EQ(contentText(saved, 1), typed);
+  expectAnswer(ide, call, "FILE_SAVED", typed);
 
   // 2. Take Claude's (Keep), then Reject the edit: Claude's lines go out again, DIFF_REJECTED.
   call = ide.startCall("openDiff", openDiffArguments(file, "one\nTWO again\nthree\n", "c (2)"));
@@ -203,9 +216,7 @@ TEST_F(ClaudeOpenDiff, AProposalOverUnsavedTypingIsAConflictTheUserResolvesThenD
   client.respond(question["id"], {{"title", "Reject"}});
   applyNextEdit(client, buffer); // the op taken out again
   EXPECT_EQ(buffer.text, typed);
-  json rejected = ide.receive();
-  EXPECT_EQ(rejected["id"], call);
-  EXPECT_EQ(contentText(rejected, 0), "DIFF_REJECTED");
+  expectAnswer(ide, call, "DIFF_REJECTED");
 
   // 3. The user edits Claude's lines, keeps them, and accepts: FILE_SAVED with the edited text.
   call = ide.startCall("openDiff", openDiffArguments(file, "one\nTWO third\nthree\n", "c (3)"));
@@ -219,9 +230,7 @@ TEST_F(ClaudeOpenDiff, AProposalOverUnsavedTypingIsAConflictTheUserResolvesThenD
   client.callResult("hashline/accept", {{"op", std::to_string(third)}});
   question = client.waitServerRequest("window/showMessageRequest");
   client.respond(question["id"], {{"title", "Accept"}});
-  saved = ide.receive();
-  EXPECT_EQ(saved["id"], call);
-  EXPECT_EQ(contentText(saved, 1), "one\nTWO third, edited by me\nthree\n");
+  expectAnswer(ide, call, "FILE_SAVED", "one\nTWO third, edited by me\nthree\n");
 
   // 4. The question dismissed: no answer (Claude Code's prompt decides); close_tab then takes
   // Claude's lines out of the buffer before TAB_CLOSED.
@@ -237,9 +246,7 @@ TEST_F(ClaudeOpenDiff, AProposalOverUnsavedTypingIsAConflictTheUserResolvesThenD
   int closing = ide.startCall("close_tab", {{"tab_name", "c (4)"}});
   applyNextEdit(client, buffer);
   EXPECT_EQ(buffer.text, before);
-  json closed = ide.receive();
-  EXPECT_EQ(closed["id"], closing);
-  EXPECT_EQ(contentText(closed), "TAB_CLOSED");
+  expectAnswer(ide, closing, "TAB_CLOSED");
   EXPECT_EQ(readFile(file), "one\ntwo\nthree\n") << "hashline wrote the file itself";
   EXPECT_EQ(client.shutdownAndExit(), 0);
 }
@@ -251,9 +258,7 @@ TEST_F(ClaudeOpenDiff, AProposalTheBufferAlreadyHoldsIsAskedAbout) {
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
   // The user already typed exactly what Claude proposes: nothing to review, so the editor asks.
-  EditorModel buffer("file://" + file.string(), "a\nB\n");
-  client.didOpen(buffer.uri, buffer.text, buffer.version);
-  client.sync();
+  EditorModel buffer = s->openBuffer(file, "a\nB\n");
   int call = ide.startCall("openDiff", openDiffArguments(file, "a\nB\n", "i (1)"));
   json question = client.waitServerRequest("window/showMessageRequest");
   EXPECT_NE(question["params"]["message"].get<std::string>().find("already holds it"),
@@ -261,18 +266,12 @@ TEST_F(ClaudeOpenDiff, AProposalTheBufferAlreadyHoldsIsAskedAbout) {
       << question;
   expectNothingAnswered(ide);
   client.respond(question["id"], {{"title", "Reject"}});
-  json rejected = ide.receive();
-  EXPECT_EQ(rejected["id"], call);
-  EXPECT_EQ(contentText(rejected, 0), "DIFF_REJECTED");
+  expectAnswer(ide, call, "DIFF_REJECTED");
   call = ide.startCall("openDiff", openDiffArguments(file, "a\nB\n", "i (2)"));
   question = client.waitServerRequest("window/showMessageRequest");
   client.respond(question["id"], {{"title", "Accept"}});
-  json saved = ide.receive();
-  EXPECT_EQ(saved["id"], call);
-  EXPECT_EQ(contentText(saved, 0), "FILE_SAVED");
-  EXPECT_EQ(contentText(saved, 1), "a\nB\n");
-  client.sync();
-  EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
+  expectAnswer(ide, call, "FILE_SAVED", "a\nB\n");
+  expectNoBufferEdit(client);
   EXPECT_EQ(readFile(file), "a\nb\n");
   EXPECT_EQ(client.shutdownAndExit(), 0);
 }
@@ -283,9 +282,7 @@ TEST_F(ClaudeOpenDiff, AFileDeletedMeanwhileIsAWholeFileConflict) {
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
-  EditorModel buffer("file://" + file.string(), "x\ny\n");
-  client.didOpen(buffer.uri, buffer.text, buffer.version);
-  client.sync();
+  EditorModel buffer = s->openBuffer(file, "x\ny\n");
   fs::remove(file);
   int call = ide.startCall("openDiff", openDiffArguments(file, "x\nY\n", "d (1)"));
   applyNextEdit(client, buffer);
@@ -297,10 +294,7 @@ TEST_F(ClaudeOpenDiff, AFileDeletedMeanwhileIsAWholeFileConflict) {
   json question = client.waitServerRequest("window/showMessageRequest");
   expectNothingAnswered(ide);
   client.respond(question["id"], {{"title", "Accept"}});
-  json saved = ide.receive();
-  EXPECT_EQ(saved["id"], call);
-  EXPECT_EQ(contentText(saved, 0), "FILE_SAVED");
-  EXPECT_EQ(contentText(saved, 1), "x\nY\n");
+  expectAnswer(ide, call, "FILE_SAVED", "x\nY\n");
   EXPECT_FALSE(fs::exists(file)) << "hashline wrote the file itself";
   EXPECT_EQ(client.shutdownAndExit(), 0);
 }
@@ -311,19 +305,14 @@ TEST_F(ClaudeOpenDiff, AProposalThatIsNotTextIsLeftToClaudeCode) {
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
-  EditorModel buffer("file://" + file.string(), "text\n");
-  client.didOpen(buffer.uri, buffer.text, buffer.version);
-  client.sync();
+  EditorModel buffer = s->openBuffer(file, "text\n");
   ide.startCall("openDiff", openDiffArguments(file, std::string("a\0b\n", 4), "b (1)"));
   waitMessage(client, "the proposal is not text");
   expectNothingAnswered(ide);
   int closing = ide.startCall("closeAllDiffTabs", json::object());
-  json closed = ide.receive();
-  EXPECT_EQ(closed["id"], closing);
-  EXPECT_EQ(contentText(closed), "CLOSED_1_DIFF_TABS");
+  expectAnswer(ide, closing, "CLOSED_1_DIFF_TABS");
   expectNothingAnswered(ide);
-  client.sync();
-  EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
+  expectNoBufferEdit(client);
   EXPECT_EQ(readFile(file), "text\n");
   EXPECT_EQ(client.shutdownAndExit(), 0);
 }
@@ -334,26 +323,19 @@ TEST_F(ClaudeOpenDiff, TwoOpenDiffsOfOneFileAreDecidedInTurn) {
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
-  EditorModel buffer("file://" + file.string(), "1\n2\n3\n");
-  client.didOpen(buffer.uri, buffer.text, buffer.version);
-  client.sync();
+  EditorModel buffer = s->openBuffer(file, "1\n2\n3\n");
   int first = ide.startCall("openDiff", openDiffArguments(file, "ONE\n2\n3\n", "t (1)"));
   applyNextEdit(client, buffer);
   int second = ide.startCall("openDiff", openDiffArguments(file, "1\n2\nTHREE\n", "t (2)"));
   expectNothingAnswered(ide); // both calls are in; the second waits for the first
-  client.sync();
-  EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
+  expectNoBufferEdit(client);
   client.callResult("hashline/accept", {{"op", std::to_string(pendingOp(client, file.string()))}});
-  json saved = ide.receive();
-  EXPECT_EQ(saved["id"], first);
-  EXPECT_EQ(contentText(saved, 1), "ONE\n2\n3\n");
+  expectAnswer(ide, first, "FILE_SAVED", "ONE\n2\n3\n");
   applyNextEdit(client, buffer); // now the second, against the buffer as the first left it
   EXPECT_EQ(buffer.text, "ONE\n2\nTHREE\n");
   client.request("hashline/reject", {{"op", std::to_string(pendingOp(client, file.string()))}});
   applyNextEdit(client, buffer);
-  json rejected = ide.receive();
-  EXPECT_EQ(rejected["id"], second);
-  EXPECT_EQ(contentText(rejected, 0), "DIFF_REJECTED");
+  expectAnswer(ide, second, "DIFF_REJECTED");
   EXPECT_EQ(buffer.text, "ONE\n2\n3\n");
   EXPECT_EQ(client.shutdownAndExit(), 0);
 }
@@ -364,18 +346,14 @@ TEST_F(ClaudeOpenDiff, ClosingEveryTabOrTheConnectionTakesAnUndecidedProposalOut
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
-  EditorModel buffer("file://" + file.string(), "keep\n");
-  client.didOpen(buffer.uri, buffer.text, buffer.version);
-  client.sync();
+  EditorModel buffer = s->openBuffer(file, "keep\n");
   ide.startCall("openDiff", openDiffArguments(file, "keep\nadded\n", "z (1)"));
   applyNextEdit(client, buffer);
   EXPECT_EQ(buffer.text, "keep\nadded\n");
   int closing = ide.startCall("closeAllDiffTabs", json::object());
   applyNextEdit(client, buffer); // taken out before the answer
   EXPECT_EQ(buffer.text, "keep\n");
-  json closed = ide.receive();
-  EXPECT_EQ(closed["id"], closing);
-  EXPECT_EQ(contentText(closed), "CLOSED_1_DIFF_TABS");
+  expectAnswer(ide, closing, "CLOSED_1_DIFF_TABS");
   expectNothingAnswered(ide);
   EXPECT_EQ(pendingOp(client, file.string()), 0u);
 

@@ -10,7 +10,11 @@
 // newer" conflict. "hashline: Send Selection to Claude Code" (F1) puts an @-mention of the
 // selected lines into Claude Code's input box, and the next prompt carries it to the model. The
 // second Edit (line 20), rejected by clicking ✗ Reject, leaves buffer and disk alone and Claude
-// Code tells its model so. After /exit the status bar item says no Claude Code is connected.
+// Code tells its model so. Then (issue 30) Edits of two files not open in the editor: VS Code
+// shows each (window/showDocument) and the Edit is a review there; ✗ Reject on notopen-b.txt leaves
+// its disk alone and Claude Code reports the rejection; ✓ Keep on notopen-c.txt: nothing is written
+// before it, then Claude Code writes it. After /exit the status bar item says no Claude Code is
+// connected.
 // Started by drive.mjs with CLAUDE_BIN, CS_CLAUDE_DIR (HOME for Claude Code, its config dir and
 // this part's logs: tty.out, requests.jsonl, drive_claude.log) and CLAUDE_CONFIG_DIR (the same
 // config dir the sidecar writes its lock file to), set by run.sh.
@@ -25,6 +29,11 @@ const TYPED = 'typed by the user, not saved';
 const KEY = 'sk-ant-fake-key-0123456789';
 const EDIT1 = { old: LINES[9], new: `${LINES[9]}, changed by Claude (kept)` };
 const EDIT2 = { old: LINES[19], new: `${LINES[19]}, changed by Claude (rejected)` };
+// Files not open in the editor when Claude Code edits them (issue 30).
+const NOT_OPEN = {
+  b: { name: 'notopen-b.txt', lines: ['b line 1', 'b line 2', 'b line 3'], new: 'b line 2, changed by Claude (rejected)' },
+  c: { name: 'notopen-c.txt', lines: ['c line 1', 'c line 2', 'c line 3'], new: 'c line 2, changed by Claude (kept)' },
+};
 const textOf = (lines) => lines.join('\n') + '\n';
 const withLine = (lines, n, content) => lines.map((l, i) => (i === n - 1 ? content : l));
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-B]|\x1b[=>78]/g;
@@ -72,10 +81,13 @@ export async function partClaude(page, ctx) {
   const tty = path.join(dir, 'tty.out');
   const goFile2 = path.join(dir, 'go-step-2');
   const goFile3 = path.join(dir, 'go-step-3');
+  const goFile4 = path.join(dir, 'go-step-4');
+  const goFile5 = path.join(dir, 'go-step-5');
   fs.mkdirSync(home, { recursive: true });
 
   const file = path.join(ws, name);
   fs.writeFileSync(file, textOf(LINES));
+  for (const f of Object.values(NOT_OPEN)) fs.writeFileSync(path.join(ws, f.name), textOf(f.lines));
   const disk = () => fs.readFileSync(file, 'utf8');
   const doc = () => docState((u) => u.endsWith('/' + name));
   const cli = (args) => runCli(bin, args, env, ws);
@@ -102,10 +114,10 @@ export async function partClaude(page, ctx) {
     }
     return null;
   };
-  const pendingHunks = () => {
-    const r = cli(['pending', '--path', file, '--json']);
+  const pendingHunks = (fileName = name) => {
+    const r = cli(['pending', '--path', path.join(ws, fileName), '--json']);
     pendingHunks.last = { status: r.status, stdout: (r.stdout || '').slice(0, 1500), stderr: r.stderr };
-    return (r.json?.files ?? []).filter((f) => String(f.uri || f.path || f.name).endsWith('/' + name)).flatMap((f) => f.hunks || []);
+    return (r.json?.files ?? []).filter((f) => String(f.uri || f.path || f.name).endsWith('/' + fileName)).flatMap((f) => f.hunks || []);
   };
   const opsOf = () => {
     const r = cli(['log', '--path', file, '--json']);
@@ -181,12 +193,20 @@ export async function partClaude(page, ctx) {
       [{ text: 'Changed line 10.' }],
       [{ call: 'Edit', arguments: { file_path: file, old_string: EDIT2.old, new_string: EDIT2.new } }],
       [{ text: 'Understood, I left line 20 alone.' }],
+      // 6-7: notopen-b.txt (rejected: ends the turn); 8-10: notopen-c.txt (kept)
+      [{ call: 'Read', arguments: { file_path: path.join(ws, NOT_OPEN.b.name) } }],
+      [{ call: 'Edit', arguments: { file_path: path.join(ws, NOT_OPEN.b.name), old_string: NOT_OPEN.b.lines[1], new_string: NOT_OPEN.b.new } }],
+      [{ call: 'Read', arguments: { file_path: path.join(ws, NOT_OPEN.c.name) } }],
+      [{ call: 'Edit', arguments: { file_path: path.join(ws, NOT_OPEN.c.name), old_string: NOT_OPEN.c.lines[1], new_string: NOT_OPEN.c.new } }],
+      [{ text: `Changed ${NOT_OPEN.c.name}.` }],
     ];
     fs.writeFileSync(path.join(dir, 'turns.json'), JSON.stringify(turns));
     fs.writeFileSync(path.join(dir, 'steps.json'), JSON.stringify([
       { prompt: `Change line 10 of ${name}.`, until_turn: 3 },
       { wait_file: goFile2, prompt: 'Now change line 20.', until_turn: 4 },
       { wait_file: goFile3, prompt: 'Why did you stop?', until_turn: 5 },
+      { wait_file: goFile4, prompt: `Change line 2 of ${NOT_OPEN.b.name}.`, until_turn: 7 },
+      { wait_file: goFile5, prompt: `Then change line 2 of ${NOT_OPEN.c.name}.`, until_turn: 10 },
     ]));
     model = startLogged('node', [fakeModel, '--script', path.join(dir, 'turns.json'), '--log', requestsLog], { env }, path.join(dir, 'fake_model.log'));
     const modelPort = await poll(() => Number((/^listening (\d+)/m.exec(fs.readFileSync(path.join(dir, 'fake_model.log'), 'utf8')) || [])[1]),
@@ -298,7 +318,40 @@ export async function partClaude(page, ctx) {
     L.check('claude: Claude Code\'s tool_result for the rejected Edit is an error that says it was rejected',
       result2 && result2.isError && /reject/i.test(result2.text), result2 ?? { none: 'no tool_result for toolu_3_0', driver: drivelog() });
 
-    // 7. /exit (drive_claude.py, after the last step): the status bar item says not connected again.
+    // 7. Issue 30: files not open in the editor. VS Code shows each (window/showDocument) and the
+    // Edit is a review there: ✗ Reject leaves the disk alone, ✓ Keep lets Claude Code write it.
+    const notOpen = async (f, click) => {
+      const onDisk = () => fs.readFileSync(path.join(ws, f.name), 'utf8');
+      const hunk = await poll(() => pendingHunks(f.name)[0] || (driver.code !== undefined ? { exited: driver.code } : null),
+        { limitMs: STEP_MS, everyMs: 300 });
+      const shownDoc = await docState((u) => u.endsWith('/' + f.name));
+      const proposed = textOf(withLine(f.lines, 2, f.new));
+      if (!L.check(`claude: ${f.name}, not open, is shown by VS Code and Claude's Edit is a pending review there (line 2); nothing on disk yet`,
+        hunk && hunk.line === 2 && hunk.agent === 'claude-code' && shownDoc && shownDoc.text === proposed && onDisk() === textOf(f.lines),
+        { hunk, pending: pendingHunks.last, doc: shownDoc, disk: onDisk(), driver: drivelog(), screen: screen().slice(-800) })) return null;
+      const shown = await lensShown(hunk.id);
+      if (!L.check(`claude: its "${click}" is on screen in ${f.name}`, shown && shown.includes(click),
+        shown || await domText(page, '.monaco-editor .contentWidgets'))) return null;
+      await lensRow(hunk.id).first().locator('a', { hasText: click }).click({ timeout: 5000 });
+      return { onDisk, proposed };
+    };
+    fs.writeFileSync(goFile4, 'go');
+    const b = await notOpen(NOT_OPEN.b, '\u2717 Reject');
+    if (!b) return;
+    const bBack = await poll(async () => (await docState((u) => u.endsWith('/' + NOT_OPEN.b.name)))?.text === textOf(NOT_OPEN.b.lines), { limitMs: 10000 });
+    fs.writeFileSync(goFile5, 'go');
+    const resultB = await poll(() => toolResult('toolu_6_0'), { limitMs: STEP_MS, everyMs: 300 });
+    L.check(`claude: after \u2717 Reject ${NOT_OPEN.b.name} is unchanged in the editor and on disk, and Claude Code reports the rejection`,
+      bBack && b.onDisk() === textOf(NOT_OPEN.b.lines) && resultB && resultB.isError && /reject/i.test(resultB.text),
+      { disk: b.onDisk(), result: resultB ?? 'no tool_result for toolu_6_0', driver: drivelog() });
+    const c = await notOpen(NOT_OPEN.c, '\u2713 Keep');
+    if (!c) return;
+    const cWritten = await poll(() => c.onDisk() === c.proposed, { limitMs: STEP_MS, everyMs: 200 });
+    const resultC = await poll(() => toolResult('toolu_8_0'), { limitMs: STEP_MS, everyMs: 300 });
+    L.check(`claude: after \u2713 Keep Claude Code wrote ${NOT_OPEN.c.name} and tells its model it was updated`,
+      cWritten && resultC && !resultC.isError, { disk: c.onDisk(), result: resultC ?? 'no tool_result for toolu_8_0', driver: drivelog() });
+
+    // 8. /exit (drive_claude.py, after the last step): the status bar item says not connected again.
     const exitCode = await Promise.race([driver.exited, sleep(STEP_MS).then(() => 'timeout')]);
     const gone = await poll(async () => { const s = await statusItem(page); return showsNotConnected(s, port) ? s : (poll.last = s, null); }, { limitMs: 15000 });
     const after = claudeStatus();
