@@ -140,7 +140,7 @@ struct Command {
   std::string method;
   bool needs_path = true;
   /// When set: the method for these options (read --symbol asks `symbol`).
-  std::function<std::string(const Parsed&)> method_for;
+  std::function<std::string(const Parsed&)> method_for = {};
 };
 
 int runCommand(const Command& command, std::vector<std::string> raw) {
