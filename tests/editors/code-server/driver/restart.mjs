@@ -6,10 +6,12 @@
 // included, disk untouched), the journal and the pending review are as before the crash and the
 // old op can be undone, the language-model tools work (hashline_read sees the unsaved text), the
 // Claude IDE server is back (a new port in `hashline status`, its lock file written, the status
-// bar item naming it) and the status item says it restarted once.
+// bar item naming it) and the status item says it restarted once. Four more kills within the
+// minute: the 5th makes it give up (an error naming "hashline: Restart Server", the status item
+// "stopped: 5 crashes within 60 s"); that command brings it back with both documents mirrored.
 import fs from 'node:fs';
 import path from 'node:path';
-import { linesOf, parseRows, poll, runCli, sleep } from './harness.mjs';
+import { linesOf, parseRows, poll, runCli } from './harness.mjs';
 
 const second = 'restart.txt';
 const secondText = Array.from({ length: 12 }, (_, i) => `second ${String(i + 1).padStart(2, '0')}`).join('\n') + '\n';
@@ -92,5 +94,36 @@ export async function partRestart(page, { L, hooks, ws, bin, env, focusEditor, t
   const st = await hooks.call('state');
   L.check('restart: the status item says it is mirroring and restarted once after a crash',
     st.running && /restarted 1× after a crash/.test(st.statusItem) && st.restarts === 1, st.statusItem);
-  await sleep(100);
+
+  // Four more crashes within the minute: restarted three more times, then it gives up.
+  let pid = back.s.pid;
+  for (let crash = 2; crash <= 4 && pid; crash++) {
+    process.kill(pid, 'SIGKILL');
+    const next = await poll(async () => {
+      const s = cli(['status', '--json']).json;
+      return s && s.pid !== pid && s.documents?.length >= 2 ? s : null;
+    }, { limitMs: 30000, everyMs: 100 });
+    pid = next?.pid;
+  }
+  if (!L.check('restart: crashes 2 to 4 are restarted too', pid, 'no sidecar after a kill')) return;
+  process.kill(pid, 'SIGKILL');
+  const stopped = await poll(async () => {
+    const s = await hooks.call('state');
+    return s.gaveUp ? s : null;
+  }, { limitMs: 30000, everyMs: 100 });
+  const toast = await page.locator('.notifications-toasts').first().innerText({ timeout: 1000 }).catch(() => '');
+  L.check('restart: the 5th crash within 60 s: it gives up, says so naming "hashline: Restart Server", the status item says why',
+    stopped && !stopped.running && stopped.gaveUp === '5 crashes within 60 s' && stopped.statusItem === 'stopped: 5 crashes within 60 s' &&
+      toast.includes('not restarting it again') && toast.includes('hashline: Restart Server'),
+    { state: stopped && { running: stopped.running, gaveUp: stopped.gaveUp, statusItem: stopped.statusItem }, toast: toast.slice(0, 400) });
+  await hooks.call('command', { command: 'hashline.restartServer' }, 60000);
+  const again = await poll(async () => {
+    const s = cli(['status', '--json']).json;
+    return s && s.pid !== pid && s.documents?.length >= 2 ? s : null;
+  }, { limitMs: 30000, everyMs: 200 });
+  const st2 = await hooks.call('state');
+  const m2 = again && await poll(async () => { const c = await hooks.call('mirrorCheck'); return c.match ? c : null; }, { limitMs: 15000, everyMs: 200 });
+  L.check('restart: "hashline: Restart Server" starts it again: both documents mirrored, the status item mirroring',
+    again && m2 && st2.running && st2.statusItem.startsWith('mirroring') && !st2.gaveUp,
+    { documents: again?.documents?.map((d) => d.uri), statusItem: st2.statusItem });
 }
