@@ -4,6 +4,7 @@
 #include "lsp/agent/agent_client.h"
 #include "lsp/agent/discovery.h"
 #include "lsp/cli/claude_command.h"
+#include "lsp/cli/setup_acp_clients.h"
 #include "lsp/cli/setup_config_edit.h"
 #include "lsp/cli/setup_targets.h"
 #include "lsp/ide/ide_lock_file.h"
@@ -273,6 +274,37 @@ void checkAgents(Report& report, const std::string& project_dir, const std::stri
                    "hashline setup claude (or codex, gemini, vscode-copilot)");
 }
 
+// Zed's and JetBrains' agent_servers entries that start agents through `hashline acp`; only for
+// the clients whose file exists (the client is installed).
+void checkAcpClients(Report& report, const std::string& home) {
+  for (const auto& file : setup::acpClientFiles(home)) {
+    if (!file.exists) continue;
+    if (!file.readable) {
+      report.info(file.client + ": " + file.path + " is not JSON, agent_servers not checked");
+      continue;
+    }
+    if (file.entries.empty()) {
+      report.info(file.client + ": no ACP agent starts through hashline acp in " + file.path +
+                  " (hashline setup " + file.client + ")");
+      continue;
+    }
+    std::string names;
+    for (const auto& [name, command] : file.entries) {
+      bool runs = command.find('/') != std::string::npos ? ::access(command.c_str(), X_OK) == 0
+                                                         : onPath(command).has_value();
+      if (!runs)
+        report.problem(file.client + ": agent \"" + name + "\" in " + file.path + " runs '" +
+                           command + "', which is not an executable",
+                       "hashline setup " + file.client +
+                           " (rewrites the entries with this binary)");
+      else
+        names += (names.empty() ? "" : ", ") + name;
+    }
+    if (!names.empty())
+      report.ok(file.client + ": " + names + " start through hashline acp (" + file.path + ")");
+  }
+}
+
 // Returns the sidecar's `status` answer, when one answered.
 std::optional<nlohmann::json> checkSidecar(Report& report, const std::string& project_dir) {
   std::error_code error;
@@ -373,6 +405,7 @@ int runDoctorCommand(std::vector<std::string> args) {
   checkNeovim(report, home);
   checkVscode(report, home);
   checkAgents(report, project_dir, home);
+  checkAcpClients(report, home);
   const std::optional<nlohmann::json> sidecar_status = checkSidecar(report, project_dir);
   checkClaudeIde(report, project_dir, sidecar_status);
   std::printf(report.problems == 0 ? "healthy\n" : "%d problem(s)\n", report.problems);

@@ -2,9 +2,13 @@
 // setup_acp_clients.h.
 #include "lsp/cli/setup_acp_clients.h"
 
+#include "lsp/cli/setup_jsonc_edit.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 namespace hashline::cli::setup {
@@ -29,6 +33,14 @@ std::optional<std::string> onPath(const std::string& program, const std::string&
     start = end + 1;
   }
   return std::nullopt;
+}
+
+std::string zedSettings(const std::string& home) {
+  return envOr("XDG_CONFIG_HOME", home + "/.config") + "/zed/settings.json";
+}
+
+std::string jetbrainsAcp(const std::string& home) {
+  return home + "/.jetbrains/acp.json";
 }
 
 std::string knownKeys() {
@@ -85,9 +97,7 @@ planForAcpClient(const std::string& client, Scope scope, const std::vector<AcpAg
     return Result("no ACP agent found on PATH (" + knownKeys() +
                   "); install one, or name it with --agent NAME");
   // Zed's settings.json has comments (the one Zed writes starts with some): edited as text.
-  TargetFile file{.path = zed ? envOr("XDG_CONFIG_HOME", home + "/.config") + "/zed/settings.json"
-                              : home + "/.jetbrains/acp.json",
-                  .jsonc = zed};
+  TargetFile file{.path = zed ? zedSettings(home) : jetbrainsAcp(home), .jsonc = zed};
   for (const auto& agent : agents) {
     OrderedJson args = OrderedJson::array({"acp", "--", agent.program});
     for (const auto& arg : agent.args)
@@ -109,6 +119,35 @@ planForAcpClient(const std::string& client, Scope scope, const std::vector<AcpAg
                        ": they run through `hashline acp`, which answers the agents' file reads "
                        "from the open buffers and turns their writes into hashline edits");
   return Result(plan);
+}
+
+std::vector<AcpClientFile> acpClientFiles(const std::string& home) {
+  std::vector<AcpClientFile> files;
+  for (const auto& client : acpClientNames()) {
+    AcpClientFile file{client, client == "zed" ? zedSettings(home) : jetbrainsAcp(home)};
+    std::ifstream in(file.path, std::ios::binary);
+    file.exists = static_cast<bool>(in);
+    if (file.exists) {
+      std::ostringstream bytes;
+      bytes << in.rdbuf();
+      auto document = parseJsonc(bytes.str());
+      file.readable = document.has_value();
+      const OrderedJson* servers =
+          document && document->contains("agent_servers") ? &(*document)["agent_servers"] : nullptr;
+      if (servers && servers->is_object())
+        for (auto it = servers->begin(); it != servers->end(); ++it) {
+          const OrderedJson& entry = it.value();
+          if (!entry.is_object() || !entry.value("command", OrderedJson()).is_string()) continue;
+          const OrderedJson args = entry.value("args", OrderedJson::array());
+          const std::string command = entry["command"].get<std::string>();
+          if (fs::path(command).filename().string().rfind("hashline", 0) == 0 && args.is_array() &&
+              !args.empty() && args[0] == "acp")
+            file.entries.emplace_back(it.key(), command);
+        }
+    }
+    files.push_back(std::move(file));
+  }
+  return files;
 }
 
 } // namespace hashline::cli::setup

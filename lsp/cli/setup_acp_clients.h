@@ -50,4 +50,16 @@ std::optional<std::variant<TargetPlan, std::string>>
 planForAcpClient(const std::string& client, Scope scope, const std::vector<AcpAgent>& agents,
                  const std::string& binary, const std::string& home);
 
+/// What one client's file holds of hashline: each agent_servers entry that starts an agent
+/// through `hashline acp` (a command named hashline*, first argument `acp`): its name and that
+/// command. For `hashline doctor`.
+struct AcpClientFile {
+  std::string client; // "zed", "jetbrains"
+  std::string path;
+  bool exists = false;
+  bool readable = true; // false: not JSON (with comments, for Zed)
+  std::vector<std::pair<std::string, std::string>> entries{};
+};
+std::vector<AcpClientFile> acpClientFiles(const std::string& home);
+
 } // namespace hashline::cli::setup

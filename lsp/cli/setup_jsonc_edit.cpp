@@ -281,6 +281,38 @@ std::variant<EditOutcome, std::string> mergeJsonc(const std::string& text,
   return EditOutcome{current, record};
 }
 
+std::optional<OrderedJson> parseJsonc(const std::string& text) {
+  if (!isObject(text)) return std::nullopt;
+  // The text without its comments and trailing commas: strings copied whole, trivia skipped.
+  Scanner scanner(text);
+  std::string plain;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t next = scanner.skipTrivia(at);
+    if (next != at) {
+      plain += ' ';
+      at = next;
+      continue;
+    }
+    if (text[at] == '"') {
+      std::size_t end = scanner.stringEnd(at, nullptr);
+      plain.append(text, at, end - at);
+      at = end;
+      continue;
+    }
+    if (text[at] == ',') {
+      std::size_t after = scanner.skipTrivia(at + 1);
+      if (after < text.size() && (text[after] == '}' || text[after] == ']')) {
+        ++at;
+        continue;
+      }
+    }
+    plain += text[at++];
+  }
+  OrderedJson document = OrderedJson::parse(plain, nullptr, false);
+  if (document.is_discarded()) return std::nullopt;
+  return document;
+}
+
 std::variant<std::string, std::string>
 unmergeJsonc(const std::string& text, const OrderedJson& record, UnmergeCount* count) {
   UnmergeCount unused;

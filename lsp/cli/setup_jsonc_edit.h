@@ -8,6 +8,7 @@
 
 #include "lsp/cli/setup_config_edit.h"
 
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -17,6 +18,9 @@ namespace hashline::cli::setup {
 /// mergeJson for JSONC `text`; the record has mergeJson's shape.
 std::variant<EditOutcome, std::string> mergeJsonc(const std::string& text,
                                                   const std::vector<JsonChange>& changes);
+
+/// JSONC `text` (comments, trailing commas) as JSON, or nullopt when it is not one JSONC object.
+std::optional<OrderedJson> parseJsonc(const std::string& text);
 
 /// unmergeJson for JSONC `text`: entries found by identity (sameEntry) are cut out or get their
 /// previous value back; parents setup created are removed once empty.

@@ -182,6 +182,11 @@ check "zed: says what the agent panel offers" grep -q "Zed's agent panel now off
 after="$(snapshot)"
 PATH="$acp_path" "$bin" setup zed >"$scratch/again.out"
 check "zed: second run changes nothing" test "$after" = "$(snapshot)"
+"$bin" doctor >"$scratch/doctor.out" || true
+check "doctor: zed's agents through hashline acp" \
+  grep -q "ok    zed: Gemini CLI (hashline), Claude Code (hashline), opencode (hashline) start through hashline acp ($HOME/.config/zed/settings.json)\|ok    zed: .*Gemini CLI (hashline).* start through hashline acp" "$scratch/doctor.out"
+check "doctor: jetbrains without hashline's entries says how to add them" \
+  grep -q "info  jetbrains: no ACP agent starts through hashline acp in $HOME/.jetbrains/acp.json (hashline setup jetbrains)" "$scratch/doctor.out"
 PATH="$acp_path" "$bin" setup zed --agent goose >/dev/null
 check "zed --agent: an agent not on PATH by its bare name" jsonc_is "$HOME/.config/zed/settings.json" \
   "d['agent_servers']['goose (hashline)']['args'] == ['acp', '--', 'goose', 'acp'] and len(d['agent_servers']) == 4"
@@ -216,6 +221,17 @@ check "jetbrains: the user's agent and MCP settings kept, ours beside it without
    len(d['agent_servers']) == 4"
 PATH="$acp_path" "$bin" setup jetbrains --undo >/dev/null
 check "jetbrains --undo: acp.json byte-exact" test "$jetbrains_before" = "$(snapshot)"
+mkdir -p "$scratch/old" && cp "$bin" "$scratch/old/hashline"
+PATH="$acp_path" "$scratch/old/hashline" setup jetbrains >/dev/null && rm "$scratch/old/hashline"
+"$bin" doctor >"$scratch/doctor.out" || true
+check "doctor: an entry whose hashline is gone is a problem with the fix" bash -c "
+  grep -q 'FAIL  jetbrains: agent \"Gemini CLI (hashline)\" in $HOME/.jetbrains/acp.json runs .$scratch/old/hashline.' '$scratch/doctor.out' &&
+  grep -q 'fix: hashline setup jetbrains (rewrites the entries with this binary)' '$scratch/doctor.out'"
+PATH="$acp_path" "$bin" setup jetbrains >/dev/null
+check "jetbrains: setup again rewrites the stale entries" json_is "$HOME/.jetbrains/acp.json" \
+  "d['agent_servers']['Gemini CLI (hashline)']['command'] == '$bin' and d['agent_servers']['Mine']['command'] == '/opt/mine'"
+PATH="$acp_path" "$bin" setup jetbrains --undo >/dev/null
+check "jetbrains --undo after the rewrite: acp.json byte-exact" test "$jetbrains_before" = "$(snapshot)"
 
 echo "setup-agents: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -133,5 +133,18 @@ TEST(JsoncEdit, RefusesWhatIsNotAJsoncObject) {
   EXPECT_EQ(through.index(), 1u);
 }
 
+TEST(JsoncEdit, ParsesCommentsAndTrailingCommas) {
+  auto document = parseJsonc(kZedDefault);
+  ASSERT_TRUE(document.has_value());
+  EXPECT_EQ((*document)["theme"]["dark"], "One Dark");
+  EXPECT_EQ((*document)["ui_font_size"], 16);
+  auto strings = parseJsonc("{\"a\": \"// not a comment, /* nor this */\", \"b\": [1, 2,],}");
+  ASSERT_TRUE(strings.has_value());
+  EXPECT_EQ((*strings)["a"], "// not a comment, /* nor this */");
+  EXPECT_EQ((*strings)["b"].size(), 2u);
+  EXPECT_FALSE(parseJsonc("{\"a\": 1,, }").has_value());
+  EXPECT_FALSE(parseJsonc("[]").has_value());
+}
+
 } // namespace
 } // namespace hashline::cli::setup
