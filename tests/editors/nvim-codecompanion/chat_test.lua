@@ -10,13 +10,17 @@
 -- chat, replaces every line and runs `:write`. The user types a line while that prompt waits:
 --   5. measured: that line is lost, the buffer is saved (the earlier typing goes to disk), and
 --      hashline's journal gets no op for it (a whole-buffer set_lines is, to the sidecar, typing).
+-- Last, 6. hashline_read of a file no buffer holds is read from the disk by the project's sidecar,
+-- and of a file outside every project is an error naming the fix.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/harness.lua')
 local LINE3_NEW = 'line 3, changed through hashline_edit'
 local LINE7_NEW = 'line 7, changed by insert_edit_into_file'
 local TYPED_LATE = 'typed by the user while insert_edit_into_file waited, not saved'
+local OUTSIDE = '/nonexistent-hashline-test-dir/x.txt'
 
 H.drive(function()
   local ws, path = H.workspace()
+  H.write_file(ws .. '/b.txt', H.numbered(4, 'b line '))
   local release = H.work .. '/release-edit'
   local _, port, log = H.model.start(H.work .. '/model', {
     { { call = 'hashline_read', arguments = { path = 'a.txt' } } },
@@ -28,6 +32,9 @@ H.drive(function()
     { { call = 'insert_edit_into_file', arguments = { filepath = path, mode = 'append', explanation = 'line 7',
       edits = { { oldText = 'line 7', newText = LINE7_NEW, replaceAll = false } } } } },
     { { text = 'Changed line 7.' } },
+    { { call = 'hashline_read', arguments = { path = 'b.txt', from = 2, to = 3 } },
+      { call = 'hashline_read', arguments = { path = OUTSIDE } } },
+    { { text = 'Read them.' } },
   })
   H.setup_both({}, {
     adapters = { http = { openai = function()
@@ -102,5 +109,17 @@ H.drive(function()
       saved and 'SAVED' or 'not saved', disk_has_typing and 'HOLDS' or 'lacks', #ops, saved_before,
       vim.api.nvim_buf_get_changedtick(bufnr)))
     H.check(lost and saved and disk_has_typing and #ops == 1, 'the measured behaviour changed: see the NOTE')
+  end)
+
+  H.say(chat, '@{hashline} Read lines 2-3 of b.txt and x.txt.')
+  H.wait_finished(7, 'the last prompt')
+
+  H.test('chat: hashline_read of a file not open reads the disk; outside every project an error', function()
+    local last = H.model.requests(log)
+    local b = H.model.tool_output(last, 'call_5_0') or ''
+    H.check(b:find('b.txt (version', 1, true) and b:find('2:[%w]+:[%w]+→b line 2') and b:find('3:[%w]+:[%w]+→b line 3')
+      and not b:find('b line 1', 1, true), 'read of b.txt: ' .. b)
+    local outside = H.model.tool_output(last, 'call_5_1') or ''
+    H.check(outside:find('no hashline sidecar serves ' .. OUTSIDE, 1, true), 'read outside: ' .. outside)
   end)
 end)

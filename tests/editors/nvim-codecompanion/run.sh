@@ -81,7 +81,7 @@ case "$agents" in *,gemini,*) runs+=("$here/gemini_test.lua" PROXY=1 GEMINI_BIN=
 case "$agents" in *,control,*) runs+=("$here/gemini_test.lua" PROXY=0 GEMINI_BIN="$gemini"); want=$((want + 3)) ;; esac
 case "$agents" in *,claude,*) runs+=("$here/claude_test.lua" CLAUDE_ACP_BIN="$claude_acp"); want=$((want + 3)) ;; esac
 case "$agents" in *,claude-control,*) runs+=("$here/claude_test.lua" PROXY=0 CLAUDE_ACP_BIN="$claude_acp"); want=$((want + 3)) ;; esac
-case "$agents" in *,chat,*) runs+=("$here/chat_test.lua"); want=$((want + 5)) ;; esac
+case "$agents" in *,chat,*) runs+=("$here/chat_test.lua"); want=$((want + 6)) ;; esac
 if [ ${#runs[@]} -eq 0 ]; then
   echo "nvim-codecompanion: AGENTS='${AGENTS:-}' names none of gemini, control, claude, claude-control, chat" >&2
   exit 2

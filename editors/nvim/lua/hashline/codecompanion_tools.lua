@@ -32,8 +32,18 @@ local edit_schema = {
   required = { 'op' },
 }
 
+-- `path` made absolute (relative to the current directory; `~` expanded, nothing else).
 local function absolute(path)
-  return vim.fn.fnamemodify(vim.fn.expand(path), ':p')
+  return vim.fn.fnamemodify(path, ':p')
+end
+
+-- The loaded buffer whose name is exactly `file` (bufnr() would match a pattern), or nil.
+local function loaded_buffer(file)
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.api.nvim_buf_get_name(bufnr) == file then
+      return bufnr
+    end
+  end
 end
 
 -- Where a request for `path` goes: { bufnr, uri }. A loaded buffer of that file, else any buffer
@@ -41,8 +51,8 @@ end
 -- nil and why.
 function M.target(path)
   local file = absolute(path)
-  local bufnr = vim.fn.bufnr(file)
-  if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
+  local bufnr = loaded_buffer(file)
+  if bufnr then
     return { bufnr = bufnr, uri = vim.uri_from_bufnr(bufnr) }
   end
   local compat = require('hashline.compat')
@@ -145,10 +155,8 @@ M.read = {
   cmds = {
     function(self, args, opts)
       run(self, args, opts, function(hashline, target, call_opts)
-        call_opts.from = tonumber(args.from)
-        call_opts.to = tonumber(args.to)
-        hashline.command(target.bufnr, 'hashline.read', { uri = target.uri, from = call_opts.from, to = call_opts.to },
-          call_opts)
+        hashline.command(target.bufnr, 'hashline.read', { uri = target.uri, from = tonumber(args.from),
+          to = tonumber(args.to) }, call_opts)
       end, read_text)
     end,
   },
