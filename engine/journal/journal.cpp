@@ -9,6 +9,12 @@ const JournalOp& Journal::record(JournalOp op) {
   if (op.id == 0 || op.id <= last_id_) op.id = last_id_ + 1;
   last_id_ = op.id;
   noteTurn(op.session, op.turn);
+  // A decision (undo, reject, rewind, rollback) is never work to review — also when an older
+  // journal recorded its hunks as pending.
+  if (op.isDecision())
+    for (JournalHunk& hunk : op.hunks)
+      if (hunk.state == HunkState::Pending || hunk.state == HunkState::Accepted)
+        hunk.state = HunkState::Decision;
   ops_.push_back(std::move(op));
   const JournalOp& stored = ops_.back();
   for (const HunkRef& ref : stored.reverts)
@@ -39,7 +45,7 @@ void Journal::revertHunk(HunkRef ref, std::uint64_t by) {
       for (JournalHunk& hunk : original->hunks) {
         if (undone.hunk != 0 && hunk.index != undone.hunk) continue;
         if (hunk.state == HunkState::Reverted && hunk.reverted_by == target->id) {
-          hunk.state = HunkState::Pending;
+          hunk.state = original->liveState(); // an agent's hunk is pending review again
           hunk.reverted_by = 0;
         }
       }
@@ -55,7 +61,9 @@ std::vector<HunkRef> Journal::setHunkState(HunkRef ref, HunkState state) {
   if (!op) return changed;
   for (JournalHunk& hunk : op->hunks) {
     if (ref.hunk != 0 && hunk.index != ref.hunk) continue;
-    if (hunk.state == HunkState::Reverted || hunk.state == state) continue;
+    if (hunk.state == HunkState::Reverted || hunk.state == HunkState::Decision ||
+        hunk.state == state)
+      continue;
     hunk.state = state;
     changed.push_back({op->id, hunk.index});
   }

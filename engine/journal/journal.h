@@ -5,8 +5,10 @@
 //
 // Ops get increasing ids. An op that reverts hunks (undo, rewind, reject, rollback) marks them
 // Reverted by it; when every hunk of such an op is itself reverted, the hunks it had reverted
-// are back in effect (Pending again). Turns: a caller may name its turn on every call; otherwise
-// the session's current turn (1 until `beginTurn`). Bounded by the persistence layer
+// are back in effect (Pending again). The hunks of an op that reverts are Decision: a user's
+// (or an agent's) decision is journaled like any op but never listed as pending review. Turns: a
+// caller may name its turn on every call; otherwise the session's current turn (1 until
+// `beginTurn`). Bounded by the persistence layer
 // (`dropOldest`). Not thread-safe: the owner serializes access.
 #pragma once
 
@@ -34,8 +36,8 @@ public:
   /// Records `op`; a zero id gets the next one (replay keeps the recorded id). Applies the op's
   /// `reverts`. Returns the stored op.
   const JournalOp& record(JournalOp op);
-  /// Review state of one hunk (`ref.hunk` != 0) or of every hunk of an op; Reverted hunks keep
-  /// their state. Returns the refs changed; empty when the op is unknown.
+  /// Review state of one hunk (`ref.hunk` != 0) or of every hunk of an op; Reverted and
+  /// Decision hunks keep their state. Returns the refs changed; empty when the op is unknown.
   std::vector<HunkRef> setHunkState(HunkRef ref, HunkState state);
 
   /// The session's current turn (1 when it never began one).

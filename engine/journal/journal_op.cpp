@@ -15,8 +15,17 @@ std::string_view hunkStateName(HunkState state) {
     return "accepted";
   case HunkState::Reverted:
     return "reverted";
+  case HunkState::Decision:
+    return "decision";
   }
   return "pending";
+}
+
+std::optional<HunkState> hunkStateFromName(std::string_view name) {
+  for (HunkState state :
+       {HunkState::Pending, HunkState::Accepted, HunkState::Reverted, HunkState::Decision})
+    if (hunkStateName(state) == name) return state;
+  return std::nullopt;
 }
 
 std::uint32_t JournalHunk::beforeLineCount() const {

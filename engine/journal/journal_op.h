@@ -20,9 +20,15 @@
 
 namespace hashline::journal {
 
-enum class HunkState { Pending, Accepted, Reverted };
+// Pending: an agent's change nobody reviewed yet. Accepted: kept by a reviewer. Reverted: undone
+// by a later op. Decision: a hunk of an op that itself reverts hunks (undo, reject, rewind,
+// rollback) — a decision, never work to review.
+enum class HunkState { Pending, Accepted, Reverted, Decision };
 
-std::string_view hunkStateName(HunkState state); // "pending", "accepted", "reverted"
+/// "pending", "accepted", "reverted", "decision".
+std::string_view hunkStateName(HunkState state);
+/// The inverse of hunkStateName; nullopt for an unknown name.
+std::optional<HunkState> hunkStateFromName(std::string_view name);
 
 struct JournalHunk {
   std::uint32_t index = 1;                 // k of `op#k`
@@ -73,6 +79,10 @@ struct JournalOp {
 
   /// Hunks still in effect (not reverted), or a relocation not moved back.
   bool inEffect() const;
+  /// An op that reverts hunks (undo, reject, rewind, rollback): a decision, not work to review.
+  bool isDecision() const { return !reverts.empty(); }
+  /// The state a hunk of this op has while in effect: Decision for a decision, else Pending.
+  HunkState liveState() const { return isDecision() ? HunkState::Decision : HunkState::Pending; }
   /// A move whose relocation is in effect (not moved back).
   bool moveInEffect() const { return kind == "move" && move_reverted_by == 0; }
   const JournalHunk* hunk(std::uint32_t index) const;

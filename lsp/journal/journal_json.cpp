@@ -79,10 +79,7 @@ std::optional<JournalOp> opFromRecord(const json& record) {
       hunk.context_after = entry.value("below", std::vector<std::string>{});
       hunk.context_reaches_start = entry.value("atStart", false);
       hunk.context_reaches_end = entry.value("atEnd", false);
-      std::string state = entry.value("state", "pending");
-      hunk.state = state == "accepted"   ? HunkState::Accepted
-                   : state == "reverted" ? HunkState::Reverted
-                                         : HunkState::Pending;
+      hunk.state = hunkStateFromName(entry.value("state", "pending")).value_or(HunkState::Pending);
       hunk.reverted_by = entry.value("revertedBy", std::uint64_t{0});
       op.hunks.push_back(std::move(hunk));
     }

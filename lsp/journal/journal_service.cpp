@@ -210,6 +210,9 @@ std::optional<JournalOp> JournalService::opOf(const AppliedEdit& edit) {
   op.version_before = edit.version_before;
   op.version_after = edit.version_after;
   op.reverts = edit.reverts;
+  // A decision nobody signed (the editor's Keep/Reject, `hashline reject` from a terminal) is the
+  // user's own action.
+  if (op.isDecision() && op.agent.empty()) op.agent = "user";
   // What the agent's plan made of the text — not the user's typing that may have arrived in
   // the same notification (the user's edits are never attributed to the agent).
   if (edit.kind == AppliedEdit::Kind::Update && !edit.plan.edits.empty()) {

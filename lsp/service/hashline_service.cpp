@@ -366,8 +366,13 @@ void HashlineService::applyToBuffer(const std::string& key, std::string method,
   });
 }
 
-void HashlineService::announce(const AppliedEdit& edit) {
-  log::info("applied ", edit.method, " to ", edit.uri, " (",
+void HashlineService::announce(const AppliedEdit& edit, std::uint64_t op) {
+  // Who did it, in which session, as which op: one line a person can follow in the log.
+  const std::string who = !edit.caller.agent.empty() ? edit.caller.agent
+                          : edit.reverts.empty()     ? std::string("an unnamed agent")
+                                                     : std::string("user");
+  log::info("applied ", edit.method, op != 0 ? " op " + std::to_string(op) : std::string(), " by ",
+            who, ", session ", edit.caller.session, ": ", edit.path.value_or(edit.uri), " (",
             edit.backend == AppliedEdit::Backend::Buffer ? "buffer" : "disk", ", version ",
             edit.version_before, " → ", edit.version_after, ")");
   if (observer_) observer_(edit);
@@ -375,7 +380,7 @@ void HashlineService::announce(const AppliedEdit& edit) {
 
 std::uint64_t HashlineService::recordLanded(const AppliedEdit& edit) {
   std::uint64_t op = journal_->onApplied(edit);
-  announce(edit);
+  announce(edit, op);
   return op;
 }
 
@@ -383,7 +388,7 @@ std::uint64_t HashlineService::recordAround(const AppliedEdit& edit, const Gated
   bool landed = false;
   std::uint64_t op = journal_->aroundDiskWrite(
       edit, [&](const disk::PublishGate& gate) { return landed = write(gate); });
-  if (landed) announce(edit); // `write` filled in its version_after
+  if (landed) announce(edit, op); // `write` filled in its version_after
   return op;
 }
 

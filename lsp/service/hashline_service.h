@@ -134,7 +134,9 @@ private:
   // ChangeLedger: logs, journals and announces what landed; returns the journal op id.
   std::uint64_t recordLanded(const AppliedEdit& edit) override;
   std::uint64_t recordAround(const AppliedEdit& edit, const GatedWrite& write) override;
-  void announce(const AppliedEdit& edit);
+  /// Logs what landed (`applied edit op 12 by claude, session s1, turn 1: …`) and tells the
+  /// observer. `op`: its journal op (0: not journaled).
+  void announce(const AppliedEdit& edit, std::uint64_t op);
 
   std::optional<EditorLink> editor_;
   DiskBackend disk_;

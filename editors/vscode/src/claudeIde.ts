@@ -1,4 +1,4 @@
-// Claude Code's IDE connection in the window: the status bar item **Claude Code** (shown while the
+// Claude Code's IDE connection in the window: the status bar item **hashline ⇄ Claude Code** (shown while the
 // server's Claude IDE server is on: connected or not, from `hashline/claudeIde`), the context key
 // `hashline.claudeIde.enabled`, and the commands Send Selection to Claude Code (the server's
 // `hashline.sendToClaude`: selection_changed + at_mentioned to every connected Claude Code) and
@@ -28,7 +28,7 @@ export class ClaudeIde implements vscode.Disposable {
     private readonly server: HashlineServer,
     private readonly log: vscode.OutputChannel,
   ) {
-    this.item.name = 'hashline: Claude Code';
+    this.item.name = 'hashline \u21c4 Claude Code';
     this.disposables.push(
       this.item,
       server.handleNotification(ClaudeIdeNotification, (params) => this.update(parseClaudeIdeState(params))),

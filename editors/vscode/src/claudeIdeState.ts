@@ -69,7 +69,7 @@ export function describeClaudeIde(state: ClaudeIdeState): ClaudeIdeLabel {
     const names = state.clients.map(clientName).join(', ');
     return {
       connected: true,
-      text: '$(sparkle) Claude Code',
+      text: '$(sparkle) hashline \u21c4 Claude Code',
       label: `${names} connected to hashline (${where})`,
       tooltip:
         `**${names}** is connected to hashline's IDE server on ${where}: it sees your selection ` +
@@ -79,7 +79,7 @@ export function describeClaudeIde(state: ClaudeIdeState): ClaudeIdeLabel {
   }
   return {
     connected: false,
-    text: '$(debug-disconnect) Claude Code',
+    text: '$(debug-disconnect) hashline \u21c4 Claude Code',
     label: `hashline's Claude IDE server on ${where}: no Claude Code connected`,
     tooltip:
       `hashline's Claude IDE server listens on ${where}` +

@@ -2,7 +2,7 @@
 // `hashline lsp` server for every file and untitled buffer, and registers the commands, the
 // language-model tools, the review UI (CodeLens, decorations, Review Agent Edits), the editor's
 // eyes for the sidecar (diagnostics, selection and visible editors, document symbols), the
-// language status item, Claude Code's IDE connection (status bar item, Send Selection) and the
+// language status item and hashline's status bar item, Claude Code's IDE connection (status bar item, Send Selection) and the
 // test hooks. VS Code calls activate() once, when startup has finished.
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
@@ -15,6 +15,7 @@ import { registerReviewCommands } from './reviewCommands';
 import { registerReviewDecorations } from './reviewDecorations';
 import { registerReviewLens } from './reviewLens';
 import { ReviewModel } from './reviewModel';
+import { StampedChannel } from './logLine';
 import { HashlineServer, errorText } from './server';
 import { affectsServer } from './settings';
 import { registerStatusItem } from './statusItem';
@@ -26,7 +27,8 @@ import { registerTools } from './tools';
 let server: HashlineServer | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const log = vscode.window.createOutputChannel('hashline');
+  // One log format: the extension's lines get the sidecar's `HH:MM:SS.mmm level` stamp (logLine.ts).
+  const log = new StampedChannel(vscode.window.createOutputChannel('hashline'));
   const trace = vscode.window.createOutputChannel('hashline trace');
   // One agent session per window: the tools' reads and edits must share it (NOT_OBSERVED otherwise).
   // (vscode.env.sessionId is a fixed placeholder in VS Code for the web, so make our own.)
@@ -37,7 +39,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     trace,
     server,
     ...registerCommands(server, log),
-    ...registerStatusItem(server),
+    ...registerStatusItem(server, review),
     ...registerTools(server, log),
     review,
     ...registerReviewCommands(server, review),

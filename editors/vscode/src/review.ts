@@ -51,6 +51,11 @@ export function uriKey(uri: string): string {
   return decode(uri);
 }
 
+// The number of pending hunks in `result` (every file's).
+export function pendingCount(result: PendingResult | undefined): number {
+  return (result?.files ?? []).reduce((n, f) => n + f.hunks.length, 0);
+}
+
 export function isPendingResult(x: unknown): x is PendingResult {
   return typeof x === 'object' && x !== null && Array.isArray((x as PendingResult).files);
 }
@@ -87,20 +92,84 @@ export function hunkCounts(h: PendingHunk): string {
     .join(' ');
 }
 
-// `+2 −1 "first added line"` (or `−3 "first removed line"` for a deletion).
+// Who made the hunk, as a person reads it: the agent's name (else the method, else "agent").
+export function hunkAgent(h: PendingHunk): string {
+  return h.agent || h.method || 'agent';
+}
+
+// `claude · +2 −4`: the lens's first part and the review list's label.
+export function hunkTitle(h: PendingHunk): string {
+  const counts = hunkCounts(h);
+  return counts ? `${hunkAgent(h)} \u00b7 ${counts}` : hunkAgent(h);
+}
+
+// `line 12`, `lines 12–13`, or `changed since` when the hunk cannot be placed.
+export function hunkLines(h: PendingHunk): string {
+  if (h.line === null || h.line === undefined) return 'changed since';
+  const count = Math.max(h.lines, 1);
+  return count === 1 ? `line ${h.line}` : `lines ${h.line}\u2013${h.line + count - 1}`;
+}
+
+// `+2 −1 first added line` (or `−3 removed: first removed line` for a deletion), as written: no
+// quoting, no escaping.
 export function hunkSummary(h: PendingHunk, max = 60): string {
   const counts = hunkCounts(h);
   const text = h.lines > 0 ? firstLine(h.after) : firstLine(h.before);
-  return text ? `${counts} ${JSON.stringify(clip(text, max))}` : counts;
+  if (!text) return counts;
+  return `${counts} ${h.lines > 0 ? '' : 'removed: '}${clip(text, max)}`;
+}
+
+// What a decision did, in words: `Rejected claude's edit in app.py (lines 12–13)`.
+export function decisionMessage(kind: 'keep' | 'reject', h: PendingHunk, fileName: string): string {
+  const verb = kind === 'keep' ? 'Kept' : 'Rejected';
+  return `${verb} ${hunkAgent(h)}'s edit in ${fileName} (${hunkLines(h)})`;
+}
+
+// The lines of `text` (terminators dropped; a final line break makes no extra line).
+export function splitLines(text: string | undefined): string[] {
+  if (!text) return [];
+  const lines = text.split(/\r\n|\r|\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+// The hunk as a unified diff for a Markdown ```diff block: the removed lines (`-`), then the
+// written ones (`+`). Every line is kept: a hover scrolls, it does not cut.
+export function hunkDiffText(h: PendingHunk): string {
+  const removed = splitLines(h.before).map((l) => `- ${l}`);
+  const added = splitLines(h.after).map((l) => `+ ${l}`);
+  return [...removed, ...added].join('\n');
+}
+
+// A Markdown code fence that no line of `text` can close: one backtick more than its longest run.
+export function fenced(text: string, language: string): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+// The document's text before `hunks` (of one document, placed at their current lines): each
+// hunk's written lines replaced by the lines it removed. `eol` is the document's line break. The
+// result is what the diff view shows on the left against the live text on the right.
+export function textBefore(current: string, hunks: PendingHunk[], eol = '\n'): string {
+  const lines = current.split(/\r\n|\r|\n/);
+  const placed = hunks
+    .filter((h) => h.line !== null && h.line !== undefined)
+    .sort((a, b) => (b.line as number) - (a.line as number));
+  for (const h of placed) {
+    const start = Math.min(Math.max((h.line as number) - 1, 0), lines.length);
+    lines.splice(start, Math.max(h.lines, 0), ...splitLines(h.before));
+  }
+  return lines.join(eol);
 }
 
 // One row of the "Review Agent Edits" list.
 export interface ReviewRow {
   file: PendingFile;
   hunk: PendingHunk;
-  label: string; // name:line (or name: changed since)
-  description: string; // op#k and who made it
-  detail: string; // the summary
+  label: string; // claude · +2 −4
+  description: string; // app.py, lines 12–13 · turn 1
+  detail: string; // the first line written (or removed), as it is
 }
 
 export function reviewRows(result: PendingResult | undefined): ReviewRow[] {
@@ -108,16 +177,15 @@ export function reviewRows(result: PendingResult | undefined): ReviewRow[] {
   for (const file of result?.files ?? []) {
     const hunks = [...file.hunks].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
     for (const hunk of hunks) {
-      const where = hunk.line === null ? ' (changed since; cannot be placed)' : `:${hunk.line}`;
-      const who = [hunk.method, hunk.agent, hunk.turn !== undefined ? `turn ${hunk.turn}` : '']
-        .filter(Boolean)
-        .join(', ');
+      const where = hunk.line === null ? `${file.name} (changed since; cannot be placed)` : `${file.name}, ${hunkLines(hunk)}`;
+      const turn = hunk.turn !== undefined ? ` \u00b7 turn ${hunk.turn}` : '';
+      const text = hunk.lines > 0 ? firstLine(hunk.after) : firstLine(hunk.before);
       rows.push({
         file,
         hunk,
-        label: `${file.name}${where}`,
-        description: who ? `${hunk.id} \u00b7 ${who}` : hunk.id,
-        detail: hunkSummary(hunk, 80),
+        label: hunkTitle(hunk),
+        description: `${where}${turn}`,
+        detail: text ? `${hunk.lines > 0 ? '' : 'removed: '}${clip(text, 80)}` : '',
       });
     }
   }

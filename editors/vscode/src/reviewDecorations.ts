@@ -1,11 +1,32 @@
 // The review decorations: pending agent hunks marked in every visible editor — a green bar in the
 // gutter side and a faint background over the lines the agent wrote, a red line above the place
-// where the agent only deleted lines, and marks in the overview ruler. Redrawn from ReviewModel's
-// cache when it changes and when editors become visible. Off with `hashline.review.decorations`.
+// where the agent only deleted lines, and marks in the overview ruler. Hovering a hunk shows what
+// it replaced: the removed lines and the written ones as a diff block (every line; the hover
+// scrolls), with Diff / ✓ Keep / ✗ Reject links. Redrawn from ReviewModel's cache when it changes
+// and when editors become visible. Off with `hashline.review.decorations`.
 import * as vscode from 'vscode';
-import { hunkSpan } from './review';
+import { PendingHunk, fenced, hunkDiffText, hunkLines, hunkSpan, hunkTitle } from './review';
+import { ReviewCommands } from './reviewCommands';
+import { DiffCommand } from './reviewDiff';
 import { ReviewModel } from './reviewModel';
 import { readReviewSettings } from './settings';
+
+const commandLink = (title: string, command: string, id: string) =>
+  `[${title}](command:${command}?${encodeURIComponent(JSON.stringify([id]))})`;
+
+// The hover of a pending hunk: who, where, and the lines before and after.
+export function hunkHover(hunk: PendingHunk): vscode.MarkdownString {
+  const what = hunk.removedLines > 0 ? (hunk.lines > 0 ? 'replaced' : 'removed') : 'added';
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = { enabledCommands: [DiffCommand, ReviewCommands.keep, ReviewCommands.reject] };
+  md.appendMarkdown(`**${hunkTitle(hunk)}** \u00b7 ${hunkLines(hunk)} \u2014 ${what}:\n\n`);
+  md.appendMarkdown(fenced(hunkDiffText(hunk), 'diff'));
+  md.appendMarkdown(
+    `\n\n${commandLink('Diff', DiffCommand, hunk.id)} \u00b7 ${commandLink('\u2713 Keep', ReviewCommands.keep, hunk.id)}` +
+      ` \u00b7 ${commandLink('\u2717 Reject', ReviewCommands.reject, hunk.id)}`,
+  );
+  return md;
+}
 
 export function registerReviewDecorations(model: ReviewModel): vscode.Disposable[] {
   const written = vscode.window.createTextEditorDecorationType({
@@ -35,12 +56,12 @@ export function registerReviewDecorations(model: ReviewModel): vscode.Disposable
     for (const hunk of hunks) {
       const span = hunkSpan(hunk, doc.lineCount);
       if (!span) continue;
-      const hover = new vscode.MarkdownString(`hashline: pending agent edit \`${hunk.id}\``);
-      if (hunk.lines > 0) {
-        writtenRanges.push({ range: new vscode.Range(span.start, 0, span.end, 0), hoverMessage: hover });
-      } else {
-        deletedRanges.push({ range: new vscode.Range(span.start, 0, span.start, 0), hoverMessage: hover });
-      }
+      const hover = hunkHover(hunk);
+      // The whole lines, so the hover comes wherever the pointer is on them.
+      const last = hunk.lines > 0 ? span.end : span.start;
+      const range = new vscode.Range(span.start, 0, last, doc.lineAt(last).range.end.character);
+      if (hunk.lines > 0) writtenRanges.push({ range, hoverMessage: hover });
+      else deletedRanges.push({ range, hoverMessage: hover });
     }
     editor.setDecorations(written, writtenRanges);
     editor.setDecorations(deleted, deletedRanges);

@@ -1,9 +1,11 @@
-// The review CodeLenses: above every pending agent hunk of a document, "agent edit OP#K +a −r",
-// "✓ Keep", "✗ Reject" and "✓ Keep all in file (N)", which run the review commands with the
-// hunk's id. Lenses come from ReviewModel's cache (never a server round-trip while the user
+// The review CodeLenses: above every pending agent hunk of a document, "claude · +2 −4" (the
+// agent's name first; it opens the review list), "✓ Keep", "✗ Reject", "Diff" (before ↔ now in
+// VS Code's diff view) and "✓ Keep all in file (N)", which run the review commands with the
+// hunk's id (ids only in tooltips and arguments). Lenses come from ReviewModel's cache (never a server round-trip while the user
 // types) and are re-asked for whenever the cache changes. Off with `hashline.review.codeLens`.
 import * as vscode from 'vscode';
-import { hunkCounts, hunkSpan } from './review';
+import { hunkAgent, hunkLines, hunkSpan, hunkTitle } from './review';
+import { DiffCommand } from './reviewDiff';
 import { ReviewCommands } from './reviewCommands';
 import { ReviewModel } from './reviewModel';
 import { documentSelector } from './server';
@@ -32,21 +34,28 @@ export class ReviewLensProvider implements vscode.CodeLensProvider {
       const range = new vscode.Range(span.start, 0, span.start, 0);
       lenses.push(
         new vscode.CodeLens(range, {
-          title: `agent edit ${hunk.id} ${hunkCounts(hunk)}`,
+          title: hunkTitle(hunk),
           command: ReviewCommands.review,
-          tooltip: 'List every pending agent edit',
+          arguments: [hunk.id],
+          tooltip: `${hunkAgent(hunk)}'s edit of ${hunkLines(hunk)} (hunk ${hunk.id}): list every pending agent edit`,
         }),
         new vscode.CodeLens(range, {
           title: '\u2713 Keep',
           command: ReviewCommands.keep,
           arguments: [hunk.id],
-          tooltip: `Keep agent hunk ${hunk.id} (mark it reviewed)`,
+          tooltip: `Keep ${hunkAgent(hunk)}'s edit (mark hunk ${hunk.id} reviewed)`,
         }),
         new vscode.CodeLens(range, {
           title: '\u2717 Reject',
           command: ReviewCommands.reject,
           arguments: [hunk.id],
-          tooltip: `Reject agent hunk ${hunk.id}: put back the lines it replaced (your own typing stays)`,
+          tooltip: `Reject ${hunkAgent(hunk)}'s edit: put back the lines it replaced (your own typing stays)`,
+        }),
+        new vscode.CodeLens(range, {
+          title: 'Diff',
+          command: DiffCommand,
+          arguments: [hunk.id],
+          tooltip: 'Compare the text before this edit with now, in the diff view',
         }),
       );
       if (placed.length > 1) {

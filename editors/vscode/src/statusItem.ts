@@ -1,16 +1,34 @@
-// The language status item ("{} hashline" in the status bar's language area) of every mirrored
-// document: whether the sidecar runs, which anchor tier reads use, and a link to the status.
-// After a crash it says the server is restarting, or why it gave up (crashRestart.ts). Updated on
-// the extension host when the server's state or the settings change.
+// hashline's own place in the status bar: the item **hashline** says whether the sidecar mirrors
+// the buffers, is not running, or has agent edits waiting for review (`hashline: 2 pending`, a
+// click opens Review Agent Edits). Beside it, the language status item ("{} hashline" in the
+// language area) of every mirrored document: the anchor tier and a link to the status. After a
+// crash both say the server is restarting, or why it gave up (crashRestart.ts). Both are updated
+// on the extension host when the server's state, the pending hunks or the settings change.
 import * as vscode from 'vscode';
+import { pendingCount } from './review';
+import { ReviewModel } from './reviewModel';
 import { HashlineServer, documentSelector } from './server';
 import { readSettings } from './settings';
+import { statusLook } from './statusLook';
 
-export function registerStatusItem(server: HashlineServer): vscode.Disposable[] {
+export function registerStatusItem(server: HashlineServer, review: ReviewModel): vscode.Disposable[] {
+  const bar = vscode.window.createStatusBarItem('hashline.state', vscode.StatusBarAlignment.Right, 101);
+  bar.name = 'hashline';
   const item = vscode.languages.createLanguageStatusItem('hashline.status', documentSelector);
   item.name = 'hashline';
   const update = () => {
     const status = statusOf(server);
+    const look = statusLook(
+      { running: server.running, restarting: server.restarting, stopped: !!server.crashRestart.gaveUp },
+      server.running ? pendingCount(review.pending) : 0,
+      server.serverInfo?.version,
+    );
+    bar.text = look.text;
+    bar.tooltip = look.tooltip;
+    bar.command = look.command;
+    bar.accessibilityInformation = { label: look.text.replace(/\$\([a-z~-]+\) /, ''), role: 'button' };
+    bar.backgroundColor = look.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    bar.show();
     item.text = 'hashline';
     item.detail = status.detail;
     item.severity = status.severity;
@@ -18,8 +36,10 @@ export function registerStatusItem(server: HashlineServer): vscode.Disposable[] 
   };
   update();
   return [
+    bar,
     item,
     server.onDidChangeState(update),
+    review.onDidChange(update),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('hashline.tier') && update()),
   ];
 }

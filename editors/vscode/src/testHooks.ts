@@ -103,7 +103,7 @@ async function answer(server: HashlineServer, req: Request): Promise<unknown> {
       const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
       return lenses
         .filter((l) => l.command?.command.startsWith('hashline.'))
-        .map((l) => ({ line: l.range.start.line + 1, title: l.command!.title, command: l.command!.command, arguments: l.command!.arguments ?? [] }));
+        .map((l) => ({ line: l.range.start.line + 1, title: l.command!.title, tooltip: l.command!.tooltip, command: l.command!.command, arguments: l.command!.arguments ?? [] }));
     }
     case 'select': {
       // Shows the document and selects lines from..to (1-based, inclusive: from the start of

@@ -40,11 +40,11 @@ test('connected and waiting states read differently on screen and to a screen re
     clients: [{ name: 'claude-code', version: '2.1.332', pid: 42 }],
   });
   assert.equal(connected.connected, true);
-  assert.equal(connected.text, '$(sparkle) Claude Code');
+  assert.equal(connected.text, '$(sparkle) hashline \u21c4 Claude Code');
   assert.equal(connected.label, 'Claude Code 2.1.332 connected to hashline (127.0.0.1:40123)');
   const waiting = describeClaudeIde({ enabled: true, port: 40123, lockFile: '/c/ide/40123.lock', clients: [] });
   assert.equal(waiting.connected, false);
-  assert.equal(waiting.text, '$(debug-disconnect) Claude Code');
+  assert.equal(waiting.text, '$(debug-disconnect) hashline \u21c4 Claude Code');
   assert.equal(waiting.label, "hashline's Claude IDE server on 127.0.0.1:40123: no Claude Code connected");
   assert.match(waiting.tooltip, /40123\.lock/);
   assert.match(waiting.tooltip, /hashline claude/);

@@ -94,7 +94,8 @@ ok = ok and H.test('review-quickfix-lists-3-hunks-at-current-lines', function()
     assert(item.bufnr == bufnr, 'entry ' .. i .. ' names buffer ' .. item.bufnr)
     assert(item.lnum == want[i][1], 'entry ' .. i .. ' at line ' .. item.lnum)
     local id = op .. want[i][2]
-    assert(item.text:sub(1, #id + 1) == id .. ' ', 'entry ' .. i .. ' text: ' .. item.text)
+    assert(item.text:sub(1, #'bot · +1 −1 · ') == 'bot · +1 −1 · ', 'entry ' .. i .. ' text: ' .. item.text)
+    assert(item.text:sub(-(#id + 2)) == '(' .. id .. ')', 'entry ' .. i .. ' text: ' .. item.text)
   end
   assert(items[1].text:find('H1', 1, true), items[1].text)
   assert(vim.bo.buftype == 'quickfix', 'the quickfix window is not current')

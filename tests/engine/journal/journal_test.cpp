@@ -401,5 +401,43 @@ TEST(CommitDiff, RendersHunksWithContext) {
   EXPECT_NE(diff.find(" line 4\n-line 5\n+five\n line 6\n"), std::string::npos) << diff;
 }
 
+// Decisions are not reviews (issue 34): the hunks of an op that reverts are `decision`, never
+// pending; accept leaves them alone; undoing the decision makes the agent's hunk pending again.
+TEST(Decision, AReversalIsNeverPendingAndUndoingItReinstatesTheAgentsHunk) {
+  Journal journal;
+  const std::string before = numbered(20);
+  const std::string after = replaceLine(replaceLine(before, 3, "A3"), 15, "A15");
+  journal.record(makeOp(0, before, after));
+  ASSERT_EQ(journal.find(1)->hunks.size(), 2u);
+
+  JournalOp reject = makeOp(0, after, replaceLine(after, 15, "line 15"));
+  reject.method = "reject";
+  reject.reverts = {{1, 2}};
+  const JournalOp& recorded = journal.record(reject);
+  EXPECT_TRUE(recorded.isDecision());
+  ASSERT_EQ(recorded.hunks.size(), 1u);
+  EXPECT_EQ(recorded.hunks[0].state, HunkState::Decision);
+  EXPECT_EQ(hunkStateName(recorded.hunks[0].state), "decision");
+  EXPECT_EQ(journal.find(1)->hunks[1].state, HunkState::Reverted);
+  EXPECT_TRUE(journal.setHunkState({2, 0}, HunkState::Accepted).empty()); // not a review
+  EXPECT_EQ(journal.find(2)->hunks[0].state, HunkState::Decision);
+
+  // A journal of older hashlines recorded the reversal's hunks as pending: read as a decision.
+  JournalOp old_style = makeOp(0, after, after + "x\n");
+  old_style.reverts = {{1, 1}};
+  old_style.hunks[0].state = HunkState::Pending;
+  EXPECT_EQ(journal.record(old_style).hunks[0].state, HunkState::Decision);
+
+  // Undo of the reject: the agent's hunk is back in effect, pending review again.
+  JournalOp undo_reject = makeOp(0, after, after);
+  undo_reject.method = "undo";
+  undo_reject.reverts = {{2, 0}};
+  journal.record(undo_reject);
+  EXPECT_EQ(journal.find(2)->hunks[0].state, HunkState::Reverted);
+  EXPECT_EQ(journal.find(1)->hunks[1].state, HunkState::Pending);
+  EXPECT_EQ(hunkStateFromName("decision"), HunkState::Decision);
+  EXPECT_EQ(hunkStateFromName("nonsense"), std::nullopt);
+}
+
 } // namespace
 } // namespace hashline::journal

@@ -19,6 +19,7 @@
 namespace hashline {
 namespace {
 
+using journal_test::CliRun;
 using journal_test::numbered;
 using journal_test::readRaw;
 using journal_test::ScopedEnv;
@@ -26,40 +27,11 @@ using journal_test::TempDir;
 using journal_test::writeRaw;
 using nlohmann::json;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
 class JournalCliTest : public ::testing::Test {
 protected:
   /// Runs `hashline args...` in the workspace, capturing stdout and stderr.
   CliRun hashline(std::vector<std::string> args, const std::string& input = "") {
-    std::string out_path = work_ / "out", err_path = work_ / "err", in_path = work_ / "in";
-    writeRaw(in_path, input);
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      if (::chdir(workspace_.path().c_str()) != 0) ::_exit(127);
-      std::freopen(in_path.c_str(), "r", stdin);
-      std::freopen(out_path.c_str(), "w", stdout);
-      std::freopen(err_path.c_str(), "w", stderr);
-      std::vector<char*> argv;
-      std::string binary = HASHLINE_BINARY;
-      argv.push_back(binary.data());
-      for (std::string& arg : args)
-        argv.push_back(arg.data());
-      argv.push_back(nullptr);
-      ::execv(binary.c_str(), argv.data());
-      ::_exit(127);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    CliRun run;
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    run.out = readRaw(out_path);
-    run.err = readRaw(err_path);
-    return run;
+    return journal_test::runHashline(workspace_.path(), work_.path(), std::move(args), input);
   }
 
   json logJSON() {

@@ -1,9 +1,10 @@
 // Small helpers of the journal tests: temp directories, env overrides, raw file I/O that
-// bypasses the code under test.
+// bypasses the code under test, and the real `hashline` binary run as a process.
 #pragma once
 
 #include "lsp/service/hashline_service.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,9 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 
 namespace hashline::journal_test {
 
@@ -91,6 +95,42 @@ inline nlohmann::json callDisk(lsp::HashlineService& service, const std::string&
   });
   EXPECT_TRUE(answered) << method << " did not answer synchronously";
   return result;
+}
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+/// Runs the real `hashline args...` in `cwd` (stdin from `input`), capturing stdout and stderr
+/// through files in `scratch`.
+inline CliRun runHashline(const std::string& cwd, const std::string& scratch,
+                          std::vector<std::string> args, const std::string& input = "") {
+  std::string out_path = scratch + "/out", err_path = scratch + "/err", in_path = scratch + "/in";
+  writeRaw(in_path, input);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::chdir(cwd.c_str()) != 0) ::_exit(127);
+    std::freopen(in_path.c_str(), "r", stdin);
+    std::freopen(out_path.c_str(), "w", stdout);
+    std::freopen(err_path.c_str(), "w", stderr);
+    std::vector<char*> argv;
+    std::string binary = HASHLINE_BINARY;
+    argv.push_back(binary.data());
+    for (std::string& arg : args)
+      argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    ::execv(binary.c_str(), argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  CliRun run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.out = readRaw(out_path);
+  run.err = readRaw(err_path);
+  return run;
 }
 
 } // namespace hashline::journal_test

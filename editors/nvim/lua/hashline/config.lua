@@ -49,6 +49,12 @@ M.defaults = {
   review_sign_text = '▎',
   -- Milliseconds after the last change of a buffer before its signs are refreshed.
   review_debounce = 250,
+  -- Show the lines each pending hunk removed or replaced above it, as virtual lines in DiffDelete
+  -- (:HashlineRemoved on|off|toggle|all switches it while Neovim runs).
+  review_removed = true,
+  -- A hunk that removed more lines than this shows that many minus one and a line saying how many
+  -- more there are (:HashlineRemoved all shows them all; :HashlineDiff shows the hunk side by side).
+  review_removed_max = 8,
   -- Ask the server to send every agent edit for confirmation (initializationOptions.confirmEdits);
   -- a request's own `confirm` still wins.
   confirm_edits = false,
@@ -90,6 +96,7 @@ local current = vim.deepcopy(M.defaults)
 local option_names = { 'cmd', 'cmd_env', 'autostart', 'filetypes', 'exclude_filetypes', 'max_filesize',
   'root_markers', 'root_dir', 'tier', 'session', 'agent_socket', 'position_encoding', 'debounce',
   'strict_versions', 'timeout', 'init_options', 'on_attach', 'review_signs', 'review_sign_text', 'review_debounce',
+  'review_removed', 'review_removed_max',
   'confirm_edits', 'confirm_prompt', 'reconcile', 'diagnostics', 'share_selection',
   'claude_ide', 'restart', 'codecompanion' }
 local known = {}
@@ -128,6 +135,8 @@ function M.setup(user)
     review_signs = 'boolean',
     review_sign_text = 'string',
     review_debounce = 'number',
+    review_removed = 'boolean',
+    review_removed_max = 'number',
     confirm_edits = 'boolean',
     confirm_prompt = { 'boolean', 'function' },
     reconcile = 'string',

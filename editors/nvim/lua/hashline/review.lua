@@ -1,9 +1,14 @@
--- Review of agent edits in the editor (issue 9): signs on the pending (unreviewed) agent hunks of
--- each attached buffer, the :HashlineReview quickfix list with its accept/reject mappings, and
--- accept/reject of the hunk under the cursor. Everything comes from the sidecar's hashline.pending,
--- hashline.accept and hashline.reject; signs refresh asynchronously (after server edits, after
+-- Review of agent edits in the editor (issues 9 and 34): signs on the pending (unreviewed) agent
+-- hunks of each attached buffer, the lines each hunk removed or replaced shown above it as virtual
+-- lines (extmark virt_lines, DiffDelete; long ones folded to `review_removed_max` lines until
+-- :HashlineRemoved all), :HashlineDiff opening a diff of a hunk or an op (the text before it ↔ the
+-- live buffer), the :HashlineReview quickfix list (`claude · +2 −4 · first line (op#k)`) with its
+-- accept/reject mappings, and accept/reject of the hunk under the cursor, reported in words
+-- ("Rejected claude's edit in app.py (lines 12–13)"). Everything comes from the sidecar's
+-- hashline.pending (which carries each hunk's before and after text), hashline.accept and
+-- hashline.reject; signs and virtual lines refresh asynchronously (after server edits, after
 -- accept/reject, and on a debounce after the user's typing), so a review never blocks typing.
--- Uses sign_define/sign_place (Neovim 0.7). Main loop only.
+-- Uses sign_define/sign_place and virt_lines (Neovim 0.6+). Main loop only.
 local config = require('hashline.config')
 local request = require('hashline.request')
 local attach = require('hashline.attach')
@@ -14,10 +19,17 @@ local M = {}
 M.sign_group = 'hashline_review'
 M.sign_name = 'HashlinePending'
 M.qf_title = 'hashline review'
+-- The namespace of the removed lines' virtual lines.
+M.removed_ns = vim.api.nvim_create_namespace('hashline_review_removed')
 
 -- bufnr -> { hunks = {pending hunk tables of this buffer}, timer = uv timer, watching = bool }
 local state = {}
 local defined = false
+-- How the removed lines show: nil = as config says ('folded' when review_removed is on),
+-- 'off', 'folded' (up to review_removed_max lines each) or 'all'.
+local removed_mode = nil
+-- id -> { hunk = ..., name = file name } of the hunks last fetched, for messages in words.
+local known = {}
 
 local function notify(msg, level)
   vim.notify('hashline: ' .. msg, level or vim.log.levels.INFO)
@@ -63,24 +75,83 @@ local function buffer_of_uri(uri)
   return nil
 end
 
--- One line about a hunk: what the agent wrote (or removed), shortened.
+-- Who made a hunk: the agent's name (else the method, else "agent").
+local function agent_of(hunk)
+  if type(hunk.agent) == 'string' and hunk.agent ~= '' then
+    return hunk.agent
+  end
+  if type(hunk.method) == 'string' and hunk.method ~= '' then
+    return hunk.method
+  end
+  return 'agent'
+end
+M.agent_of = agent_of
+
+-- `+2 −4`
+local function counts(hunk)
+  local parts = {}
+  if (tonumber(hunk.lines) or 0) > 0 then
+    table.insert(parts, '+' .. tostring(hunk.lines))
+  end
+  if (tonumber(hunk.removedLines) or 0) > 0 then
+    table.insert(parts, '−' .. tostring(hunk.removedLines))
+  end
+  return table.concat(parts, ' ')
+end
+
+-- `line 12`, `lines 12–13`, or `changed since`.
+local function where(hunk)
+  if type(hunk.line) ~= 'number' then
+    return 'changed since'
+  end
+  local count = math.max(tonumber(hunk.lines) or 1, 1)
+  if count == 1 then
+    return 'line ' .. hunk.line
+  end
+  return string.format('lines %d–%d', hunk.line, hunk.line + count - 1)
+end
+M.where = where
+
+-- The lines of a hunk's before/after text (terminators dropped).
+local function text_lines(text)
+  if type(text) ~= 'string' or text == '' then
+    return {}
+  end
+  local out = vim.split(text, '\n', { plain = true })
+  if out[#out] == '' then
+    table.remove(out)
+  end
+  for i, line in ipairs(out) do
+    out[i] = line:gsub('\r$', '')
+  end
+  return out
+end
+M.text_lines = text_lines
+
+-- One line about a hunk, as a person reads it: `claude · +2 −4 · first written line` (or
+-- `removed: first removed line`), the text as written (no quoting, no escaping), shortened.
 local function summary(hunk)
   local function first_line(text)
-    if type(text) ~= 'string' or text == '' then
-      return nil
+    for _, line in ipairs(text_lines(text)) do
+      if line:match('%S') then
+        return vim.trim(line)
+      end
     end
-    return (text:gsub('\n.*$', ''))
+    return nil
   end
   local what = first_line(hunk.after)
-  local prefix = ''
-  if not what then
-    what = first_line(hunk.before) or ''
-    prefix = 'deleted: '
+  if not what and first_line(hunk.before) then
+    what = 'removed: ' .. first_line(hunk.before)
   end
-  if #what > 60 then
-    what = what:sub(1, 57) .. '...'
+  if what and vim.fn.strchars(what) > 60 then
+    what = vim.fn.strcharpart(what, 0, 59) .. '…'
   end
-  return string.format('+%s/-%s %s%s', tostring(hunk.lines), tostring(hunk.removedLines), prefix, what)
+  local head = agent_of(hunk)
+  local c = counts(hunk)
+  if c ~= '' then
+    head = head .. ' · ' .. c
+  end
+  return what and (head .. ' · ' .. what) or head
 end
 M.summary = summary
 
@@ -101,6 +172,93 @@ local function place_signs(bufnr, hunks)
       vim.fn.sign_place(0, M.sign_group, M.sign_name, bufnr, { lnum = lnum, priority = 8 })
     end
   end
+end
+
+-- Keeps each listed hunk and its file's name, for messages in words.
+local function remember(result)
+  for _, file in ipairs(result.files or {}) do
+    for _, hunk in ipairs(file.hunks or {}) do
+      known[hunk.id] = { hunk = hunk, name = file.name }
+    end
+  end
+end
+
+-- How removed lines show now: 'off', 'folded' or 'all'.
+function M.removed_mode()
+  if removed_mode then
+    return removed_mode
+  end
+  return config.get().review_removed == false and 'off' or 'folded'
+end
+
+-- A removed line as a virtual line: tabs expanded (virtual text shows them raw), in DiffDelete.
+local function removed_line(text, tabstop)
+  return { { '- ' .. text:gsub('\t', string.rep(' ', tabstop)), 'DiffDelete' } }
+end
+
+-- The virtual lines of `hunk`: the lines it removed or replaced, up to `max` of them then one
+-- line saying how many more there are (mode 'folded'), or all of them.
+function M.removed_virt_lines(hunk, mode, max, tabstop)
+  local removed = text_lines(hunk.before)
+  local out = {}
+  local shown = #removed
+  if mode == 'folded' and #removed > max then
+    shown = math.max(max - 1, 1)
+  end
+  for i = 1, shown do
+    table.insert(out, removed_line(removed[i], tabstop or 8))
+  end
+  if shown < #removed then
+    table.insert(out, { { string.format('  … %d more removed lines of %s · %s (:HashlineRemoved all, :HashlineDiff %s)',
+      #removed - shown, agent_of(hunk), where(hunk), tostring(hunk.id)), 'DiffDelete' } })
+  end
+  return out
+end
+
+-- Shows above each pending hunk of `bufnr` the lines it removed or replaced (virt_lines).
+local function place_removed(bufnr, hunks)
+  if not vim.api.nvim_buf_is_valid(bufnr) then
+    return
+  end
+  vim.api.nvim_buf_clear_namespace(bufnr, M.removed_ns, 0, -1)
+  local mode = M.removed_mode()
+  if mode == 'off' then
+    return
+  end
+  local count = vim.api.nvim_buf_line_count(bufnr)
+  local max = config.get().review_removed_max or 8
+  local tabstop = vim.bo[bufnr].tabstop
+  for _, hunk in ipairs(hunks) do
+    if type(hunk.line) == 'number' and (tonumber(hunk.removedLines) or 0) > 0 then
+      local virt = M.removed_virt_lines(hunk, mode, max, tabstop)
+      -- Above the hunk's first line; a deletion at the very end goes below the last line.
+      local above = hunk.line <= count
+      local row = math.max(math.min(hunk.line, count), 1) - 1
+      vim.api.nvim_buf_set_extmark(bufnr, M.removed_ns, row, 0, {
+        virt_lines = virt,
+        virt_lines_above = above,
+      })
+    end
+  end
+end
+
+-- The removed lines' extmarks of `bufnr`: { { row = 0-based, lines = { 'text', ... } } } (tests,
+-- and whoever wants to read them).
+function M.removed_marks(bufnr)
+  local out = {}
+  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(bufnr, M.removed_ns, 0, -1, { details = true })) do
+    local lines = {}
+    for _, chunks in ipairs(mark[4].virt_lines or {}) do
+      local text = ''
+      for _, chunk in ipairs(chunks) do
+        text = text .. chunk[1]
+      end
+      table.insert(lines, text)
+    end
+    table.insert(out, { row = mark[2], above = mark[4].virt_lines_above == true, lines = lines,
+      hl = mark[4].virt_lines and mark[4].virt_lines[1] and mark[4].virt_lines[1][1][2] })
+  end
+  return out
 end
 
 -- hashline.pending for `bufnr` (opts.all: the whole workspace). Asynchronous with opts.callback,
@@ -164,7 +322,9 @@ function M.refresh(bufnr)
       end
     end
     s.hunks = hunks
+    remember(result)
     place_signs(bufnr, hunks)
+    place_removed(bufnr, hunks)
     if M.on_refresh then
       M.on_refresh(bufnr, hunks)
     end
@@ -276,6 +436,7 @@ function M.current_id()
       end
     end
     buf_state(bufnr).hunks = hunks
+    remember(result)
   end
   local hunk = M.hunk_at(bufnr, lnum)
   return hunk and hunk.id or nil
@@ -336,7 +497,7 @@ function M.reject(id, opts)
 end
 
 -- Fills the quickfix list with every pending hunk of the workspace: file, current line,
--- `op#k method: summary`. Returns the number of entries, or nil, err.
+-- `claude · +2 −4 · first line (op#k)`. Returns the number of entries, or nil, err.
 function M.fill_quickfix(opts)
   opts = opts or {}
   local result, err = M.pending({ all = true })
@@ -351,7 +512,9 @@ function M.fill_quickfix(opts)
     local fname = file.path or (file.uri and vim.uri_to_fname(file.uri)) or file.name
     local bufnr = file.uri and buffer_of_uri(file.uri)
     for _, hunk in ipairs(file.hunks or {}) do
-      local text = string.format('%s %s: %s', tostring(hunk.id), tostring(hunk.method), summary(hunk))
+      known[hunk.id] = { hunk = hunk, name = file.name }
+      -- The id last, for :HashlineAccept / :HashlineReject / :HashlineDiff.
+      local text = string.format('%s (%s)', summary(hunk), tostring(hunk.id))
       if hunk.changedSince then
         text = text .. ' (changed since)'
       end
@@ -409,6 +572,32 @@ local function map_quickfix()
   end
 end
 
+-- What a decision did, in words: "Rejected claude's edit in app.py (lines 12–13)"; for a whole op
+-- or a hunk not fetched before, "Rejected op 12" / "Kept 12#2".
+function M.decision_message(kind, id, done)
+  local verb = kind == 'accept' and 'Kept' or 'Rejected'
+  local seen = known[tostring(id)]
+  if seen then
+    return string.format("%s %s's edit in %s (%s)", verb, agent_of(seen.hunk), seen.name, where(seen.hunk))
+  end
+  -- A whole op: its hunks as last fetched.
+  local hunks, name = 0, nil
+  for _, entry in pairs(known) do
+    if tostring(entry.hunk.op) == tostring(id) then
+      hunks, name, seen = hunks + 1, entry.name, entry
+    end
+  end
+  if seen then
+    return string.format("%s %s's edit in %s (%d hunk%s)", verb, agent_of(seen.hunk), name, hunks,
+      hunks == 1 and '' or 's')
+  end
+  local what = type(done) == 'table' and #done > 0 and table.concat(done, ', ') or tostring(id)
+  if not what:find('#', 1, true) then
+    what = 'op ' .. what
+  end
+  return verb .. ' ' .. what
+end
+
 -- Shows the outcome of accept/reject as one message.
 function M.report(kind, id, result, err)
   if not result then
@@ -419,9 +608,7 @@ function M.report(kind, id, result, err)
     return notify(string.format('%s %s refused: %s: %s', kind, tostring(id), tostring(e.code), tostring(e.message)),
       vim.log.levels.WARN)
   end
-  local done = result.accepted or result.reverted
-  local what = type(done) == 'table' and table.concat(done, ', ') or tostring(id)
-  notify((kind == 'accept' and 'accepted ' or 'rejected ') .. what)
+  vim.notify(M.decision_message(kind, id, result.accepted or result.reverted), vim.log.levels.INFO)
 end
 
 -- :HashlineReview — the quickfix list of pending hunks, opened, with the mappings.
@@ -440,10 +627,168 @@ end
 
 -- :HashlineAccept [id] / :HashlineReject [id]
 function M.decide_command(kind, args)
-  local id = args and args.args ~= '' and args.args or nil
+  local id = args and args.args ~= '' and args.args or M.current_id()
   local result, err = decide(kind, id, { confirm = false })
   M.report(kind, id or 'the hunk under the cursor', result, err)
   return result
+end
+
+-- The lines of a buffer before `hunks` (placed at their current lines): each hunk's written
+-- lines replaced by the lines it removed.
+function M.text_before(lines, hunks)
+  local out = vim.list_extend({}, lines)
+  local placed = {}
+  for _, hunk in ipairs(hunks) do
+    if type(hunk.line) == 'number' then
+      table.insert(placed, hunk)
+    end
+  end
+  table.sort(placed, function(a, b) return a.line > b.line end)
+  for _, hunk in ipairs(placed) do
+    local start = math.min(math.max(hunk.line, 1), #out + 1)
+    for _ = 1, math.min(tonumber(hunk.lines) or 0, #out - start + 1) do
+      table.remove(out, start)
+    end
+    for i, line in ipairs(text_lines(hunk.before)) do
+      table.insert(out, start + i - 1, line)
+    end
+  end
+  return out
+end
+
+-- The buffer of a pending file entry (loaded when it is not).
+local function buffer_of_file(file)
+  local bufnr = file.uri and buffer_of_uri(file.uri)
+  if bufnr then
+    return bufnr
+  end
+  local name = file.path or (file.uri and vim.uri_to_fname(file.uri))
+  if not name then
+    return nil
+  end
+  bufnr = vim.fn.bufadd(name)
+  vim.fn.bufload(bufnr)
+  return bufnr
+end
+
+-- diff(id?, opts?): opens a new tab with the text before the hunk `id` (op#k) — or every pending
+-- hunk of the op `id`, or without an id the hunk under the cursor, else every pending hunk of the
+-- current buffer — on the left (a read-only scratch buffer) and the live buffer on the right, both
+-- in diff mode. Returns { before = bufnr, after = bufnr, hunks = {...} } or nil, err.
+function M.diff(id, opts)
+  opts = opts or {}
+  local current = vim.api.nvim_get_current_buf()
+  local target_buf, hunks, name
+  if id == nil or id == '' then
+    id = M.current_id()
+  end
+  if id == nil then
+    local result = M.pending({ bufnr = current })
+    if type(result) ~= 'table' or result.status ~= 'ok' or not result.files or not result.files[1] then
+      return nil, { code = 'NOT_FOUND', message = 'no pending agent edit in this buffer' }
+    end
+    target_buf, hunks, name = current, result.files[1].hunks, result.files[1].name
+  else
+    id = tostring(id)
+    local result, err = M.pending({ all = true, bufnr = current })
+    if type(result) ~= 'table' or result.status ~= 'ok' then
+      return nil, err or (result and result.error)
+    end
+    local whole_op = not id:find('#', 1, true)
+    for _, file in ipairs(result.files or {}) do
+      local matching = {}
+      for _, hunk in ipairs(file.hunks or {}) do
+        if (whole_op and tostring(hunk.op) == id) or hunk.id == id then
+          table.insert(matching, hunk)
+        end
+      end
+      if #matching > 0 then
+        target_buf, hunks, name = buffer_of_file(file), matching, file.name
+        break
+      end
+    end
+    if not target_buf then
+      return nil, { code = 'NOT_FOUND', message = 'no pending agent edit ' .. id }
+    end
+  end
+  local before = M.text_before(vim.api.nvim_buf_get_lines(target_buf, 0, -1, false), hunks)
+  local agents, seen = {}, {}
+  for _, hunk in ipairs(hunks) do
+    local who = agent_of(hunk)
+    if not seen[who] then
+      seen[who] = true
+      table.insert(agents, who)
+    end
+  end
+  vim.cmd('tabnew')
+  local scratch = vim.api.nvim_get_current_buf()
+  vim.bo[scratch].buftype = 'nofile'
+  vim.bo[scratch].bufhidden = 'wipe'
+  vim.bo[scratch].swapfile = false
+  vim.api.nvim_buf_set_lines(scratch, 0, -1, false, before)
+  vim.bo[scratch].modifiable = false
+  vim.bo[scratch].filetype = vim.bo[target_buf].filetype
+  pcall(vim.api.nvim_buf_set_name, scratch, string.format('hashline://before/%s (%s)', tostring(name),
+    id or 'buffer'))
+  vim.cmd('diffthis')
+  vim.cmd('rightbelow vsplit')
+  vim.api.nvim_win_set_buf(0, target_buf)
+  vim.cmd('diffthis')
+  local first
+  for _, hunk in ipairs(hunks) do
+    if type(hunk.line) == 'number' and (not first or hunk.line < first) then
+      first = hunk.line
+    end
+  end
+  if first then
+    pcall(vim.api.nvim_win_set_cursor, 0, { math.min(first, vim.api.nvim_buf_line_count(target_buf)), 0 })
+  end
+  if not opts.quiet then
+    notify(string.format("%s's edit%s in %s: before (left) and now (right)", table.concat(agents, ', '),
+      #hunks > 1 and 's' or '', tostring(name)))
+  end
+  return { before = scratch, after = target_buf, hunks = hunks }
+end
+
+-- :HashlineDiff [op#k|op]
+function M.diff_command(args)
+  local id = args and args.args ~= '' and args.args or nil
+  local opened, err = M.diff(id)
+  if not opened then
+    notify('diff: ' .. tostring(err and err.message), vim.log.levels.WARN)
+  end
+  return opened
+end
+
+-- set_removed(mode): 'on' (= 'folded'), 'folded', 'all', 'off' or 'toggle' (off ↔ folded); redraws
+-- every attached buffer's virtual lines at once. Returns the mode now.
+function M.set_removed(mode)
+  local now = M.removed_mode()
+  if mode == nil or mode == '' or mode == 'toggle' then
+    mode = now == 'off' and 'folded' or 'off'
+  elseif mode == 'on' then
+    mode = 'folded'
+  end
+  if not vim.tbl_contains({ 'off', 'folded', 'all' }, mode) then
+    error("hashline: :HashlineRemoved takes on, off, toggle, folded or all, got " .. vim.inspect(mode))
+  end
+  removed_mode = mode
+  for bufnr, s in pairs(state) do
+    if vim.api.nvim_buf_is_valid(bufnr) then
+      place_removed(bufnr, s.hunks or {})
+    end
+  end
+  return mode
+end
+
+-- :HashlineRemoved [on|off|toggle|folded|all]
+function M.removed_command(args)
+  local ok, mode = pcall(M.set_removed, args and args.args or nil)
+  if not ok then
+    return notify(tostring(mode), vim.log.levels.ERROR)
+  end
+  notify('removed lines: ' .. mode)
+  return mode
 end
 
 return M

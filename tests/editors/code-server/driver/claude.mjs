@@ -22,6 +22,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { poll, runCli, sleep, startLogged } from './harness.mjs';
+import { lensRowOf } from './review.mjs';
 
 const name = 'claude.txt';
 const LINES = Array.from({ length: 30 }, (_, i) => `line ${String(i + 1).padStart(2, '0')} of ${name}`);
@@ -129,7 +130,7 @@ export async function partClaude(page, ctx) {
     return { list: (r.json?.conflicts ?? []).filter((c) => JSON.stringify(c).includes(name)), status: r.status, out: r.json ?? r.stdout };
   };
   const screen = () => (fs.existsSync(tty) ? fs.readFileSync(tty, 'utf8') : '').replace(ANSI, '');
-  const lensRow = (id) => page.locator('.monaco-editor .codelens-decoration', { hasText: `agent edit ${id} ` });
+  const lensRow = (id) => lensRowOf(page, id);
   const lensShown = (id) => poll(async () => {
     const row = lensRow(id);
     return (await row.count()) > 0 ? (await row.first().innerText().catch(() => '')).replace(/\u00a0/g, ' ') : null;

@@ -12,10 +12,13 @@
 //   cli    — the same through `$HASHLINE_BIN read/edit` in a "terminal" (agent socket): the CLI
 //            sees the unsaved text, its edit lands in the editor model, the tab is dirty, the
 //            disk is unchanged, and a stale anchor after typing is refused.
-//   review — an agent op with two hunks from the CLI into the unsaved buffer: the CodeLenses
-//            Keep/Reject sit on both hunks (and on screen), "Review Agent Edits" lists them,
-//            clicking Reject restores one hunk (the user's typing next to it stays, the tab stays
-//            dirty, the disk is unchanged, the other hunk stays pending), Keep removes a lens.
+//   review — an agent op with two hunks by claude from the CLI into the unsaved buffer (driver/
+//            review.mjs): the lenses `claude · +1 −1 | ✓ Keep | ✗ Reject | Diff` on both hunks (and
+//            on screen), the hover shows the removed line, Diff opens VS Code's diff editor (before ↔
+//            now), hashline's status bar item counts the pending hunks, "Review Agent Edits" lists
+//            plain rows that open the same diff, clicking Reject restores one hunk (typing kept,
+//            tab dirty, disk unchanged; "Rejected claude's edit in sample.txt (line 9)"; journaled
+//            as the user's decision, not pending), Keep removes the other's lens.
 //   confirm — `hashline edit --confirm` from the CLI: VS Code's Refactor Preview shows the change
 //            (nothing changes yet); Apply changes the buffer; a second one discarded leaves the
 //            buffer as it was and the CLI reports the refusal; with hashline.confirmAgentEdits
@@ -49,6 +52,7 @@ import { partEyes } from './eyes.mjs';
 import { partReconcile } from './reconcile.mjs';
 import { partRestart } from './restart.mjs';
 import { partChaos } from './chaos.mjs';
+import { partReview } from './review.mjs';
 
 const env = process.env;
 const url = env.CS_URL;
@@ -304,104 +308,6 @@ async function partCli(page) {
   L.check('cli: refused edit left the buffer alone', lineOf(d20, 20) === orig(20) + ' user', lineOf(d20, 20));
 }
 
-// The pending hunks of sample.txt as `hashline pending --path FILE --json` lists them (the CLI
-// goes to the sidecar that serves the file; without a file it would route by its working dir).
-function cliPending(cliEnv) {
-  const r = runCli(bin, ['pending', '--path', samplePath, '--json'], cliEnv);
-  cliPending.last = { status: r.status, stdout: (r.stdout || '').slice(0, 1500), stderr: r.stderr };
-  const files = r.json && Array.isArray(r.json.files) ? r.json.files : [];
-  return files.filter((f) => String(f.uri || f.path || f.name).endsWith(sampleName)).flatMap((f) => f.hunks || []);
-}
-
-// The review lenses of sample.txt as VS Code got them from the providers: [{line, title, command, arguments}].
-const sampleLenses = () => hooks.call('codeLenses', { path: sampleName });
-const lensesOf = (lenses, id) => lenses.filter((l) => (l.arguments || []).includes(id) || l.title.includes(`agent edit ${id} `));
-
-async function partReview(page) {
-  const cliEnv = { ...env, HASHLINE_SESSION: 'code-server-test-review' };
-  await hooks.call('open', { path: sampleName });
-  const read = runCli(bin, ['read', samplePath, '--json'], cliEnv);
-  const rows = read.json && Array.isArray(read.json.lines) ? read.json.lines : [];
-  const a9 = rows.find((l) => l.line === 9);
-  const a15 = rows.find((l) => l.line === 15);
-  if (!L.check('review: the CLI read the buffer', a9 && a15, { status: read.status, stderr: read.stderr })) return;
-  const textA = 'line 9 (agent hunk A)';
-  const textB = 'line 15 (agent hunk B)';
-  const line9Before = a9.text;
-  // One agent op with two hunks, through the CLI into the unsaved buffer.
-  const edits = JSON.stringify([
-    { op: 'replace', anchor: a9.anchor, content: textA },
-    { op: 'replace', anchor: a15.anchor, content: textB },
-  ]);
-  const edit = runCli(bin, ['edit', samplePath, '--edits', edits, '--json'], cliEnv);
-  const landed = await poll(async () => { const d = await sampleDoc(); return lineOf(d, 9) === textA && lineOf(d, 15) === textB ? d : null; });
-  if (!L.check('review: a two-hunk agent op from the CLI landed in the buffer',
-    edit.status === 0 && edit.json?.backend === 'buffer' && landed, { status: edit.status, stdout: edit.stdout, stderr: edit.stderr })) return;
-  // The user types right next to hunk A (line 10) before reviewing.
-  await focusEditor(page);
-  await typeAtLineEnd(page, 10, ' (user, by A)');
-  const line10 = lineOf(await poll(async () => { const d = await sampleDoc(); return lineOf(d, 10).endsWith(' (user, by A)') ? d : null; }) || (await sampleDoc()), 10);
-
-  const pending = await poll(() => {
-    const hs = cliPending(cliEnv);
-    const a = hs.find((h) => (h.after || '').includes(textA));
-    const b = hs.find((h) => (h.after || '').includes(textB));
-    return a && b ? { a, b } : null;
-  }, { limitMs: 5000 });
-  if (!L.check('review: `hashline pending` lists both hunks of the op', pending, cliPending.last)) return;
-  const idA = pending.a.id;
-  const idB = pending.b.id;
-
-  const lenses = await poll(async () => {
-    const ls = await sampleLenses();
-    const ok = ['\u2713 Keep', '\u2717 Reject'].every((t) =>
-      lensesOf(ls, idA).some((l) => l.title === t && l.line === 9) && lensesOf(ls, idB).some((l) => l.title === t && l.line === 15));
-    return ok ? ls : (sampleLenses.last = ls, null);
-  });
-  L.check('review: CodeLens "\u2713 Keep" / "\u2717 Reject" on each pending hunk (lines 9 and 15)', lenses, sampleLenses.last);
-
-  // What a person sees: the lens row above hunk A, rendered by Monaco.
-  const lensRow = page.locator('.monaco-editor .codelens-decoration', { hasText: `agent edit ${idA} ` });
-  const shown = await poll(async () => ((await lensRow.count()) > 0 ? (await lensRow.first().innerText()).replace(/\u00a0/g, ' ') : null), { limitMs: 10000 });
-  L.check('review: the lens is on screen above hunk A', shown && shown.includes('\u2717 Reject') && shown.includes('\u2713 Keep'),
-    shown || await domText(page, '.monaco-editor .contentWidgets'));
-
-  // "Review Agent Edits" lists the pending hunks by file:line with their ids.
-  await palette(page, 'hashline: Review Agent Edits');
-  const listed = await poll(async () => {
-    const t = (await domText(page, '.quick-input-list')).replace(/\u00a0/g, ' ');
-    return t.includes(`${sampleName}:9`) && t.includes(idA) && t.includes(`${sampleName}:15`) && t.includes(idB) ? t : null;
-  }, { limitMs: 10000 });
-  L.check('review: "Review Agent Edits" lists both hunks by file:line with OP#K', listed, await domText(page, '.quick-input-widget'));
-  await page.keyboard.press('Escape');
-
-  // Reject hunk A by clicking its lens, as a person would.
-  await lensRow.first().locator('a', { hasText: '\u2717 Reject' }).click({ timeout: 5000 });
-  const rejected = await poll(async () => { const d = await sampleDoc(); return lineOf(d, 9) === line9Before ? d : null; });
-  const now = rejected || (await sampleDoc());
-  L.check('review: Reject restored hunk A in the buffer, kept the user\'s typing next to it and hunk B',
-    rejected && lineOf(now, 10) === line10 && lineOf(now, 15) === textB,
-    { line9: lineOf(now, 9), line10: lineOf(now, 10), line15: lineOf(now, 15), toast: await toastText(page) });
-  const dirtyTab = await page.locator('.tabs-container .tab.active.dirty').count();
-  L.check('review: after Reject the tab stays dirty and the disk is unchanged', now.isDirty && dirtyTab === 1 && diskUnchanged(),
-    { isDirty: now.isDirty, dirtyTab });
-  const afterReject = await poll(async () => {
-    const ls = await sampleLenses();
-    return lensesOf(ls, idA).length === 0 && lensesOf(ls, idB).some((l) => l.title === '\u2717 Reject') ? ls : (sampleLenses.last = ls, null);
-  });
-  const stillPending = cliPending(cliEnv).map((h) => h.id);
-  L.check('review: hunk B is still pending (its lens stays, hunk A\'s is gone)',
-    afterReject && stillPending.includes(idB) && !stillPending.includes(idA), { lenses: sampleLenses.last, pending: stillPending });
-
-  // Keep hunk B through the command: its lens goes, the text stays.
-  await hooks.call('command', { command: 'hashline.review.keep', args: [idB] });
-  const kept = await poll(async () => (lensesOf(await sampleLenses(), idB).length === 0 ? 'gone' : null));
-  const final = await sampleDoc();
-  L.check('review: Keep removes hunk B\'s lens and leaves its text',
-    kept && lineOf(final, 15) === textB && !cliPending(cliEnv).some((h) => h.id === idB),
-    { lenses: await sampleLenses(), line15: lineOf(final, 15) });
-}
-
 // The Refactor Preview VS Code opens for an edit that needs confirmation (bulk edit pane).
 const previewPanel = (page) => page.locator('.bulk-edit-panel');
 const previewText = async (page) => ((await previewPanel(page).count()) > 0 ? (await previewPanel(page).first().innerText({ timeout: 1000 }).catch(() => '')) : '');
@@ -513,7 +419,8 @@ async function main() {
       if (!parts.has(p)) { L.notRun(p, 'not in CS_PARTS'); continue; }
       L.log('part', p);
       try {
-        await { mirror: partMirror, tools: partTools, commands: partCommands, cli: partCli, review: partReview, confirm: partConfirm,
+        await { mirror: partMirror, tools: partTools, commands: partCommands, cli: partCli, confirm: partConfirm,
+          review: (pg) => partReview(pg, { L, hooks, bin, env, sampleName, samplePath, focusEditor, typeAtLineEnd, sampleDoc, diskUnchanged, palette, domText, toastText }),
           reconcile: (pg) => partReconcile(pg, { L, hooks, ws, bin, env, testDir, focusEditor, typeAtLineEnd, docState, toastText }),
           eyes: (pg) => partEyes(pg, { L, hooks, ws, bin, env, focusEditor, typeAtLineEnd, docState }),
           claude: (pg) => partClaude(pg, { L, hooks, ws, bin, env, focusEditor, docState, toastText, palette, domText }),
