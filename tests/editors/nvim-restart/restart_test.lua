@@ -117,10 +117,13 @@ H.test('kill -9: restarted, both buffers re-attached with their unsaved text', f
   H.eq(H.numbered(20), H.read_file(ws .. '/a.txt'), 'disk of a untouched')
 end)
 
-H.test('one message for the crash, naming the restart', function()
+H.test('one message for the crash, naming the restart; :checkhealth OK with the count', function()
   local said = hashline_messages(vim.log.levels.WARN)
   H.eq(1, #said, 'hashline messages: ' .. vim.inspect(said))
   H.check(said[1]:find('restarting it', 1, true) and said[1]:find('signal 9', 1, true), said[1])
+  local health = health_text()
+  H.check(not health:find('ERROR') and health:find('OK:? hashline %S+ %(' .. vim.pesc(vim.fn.exepath(H.bin)))
+    and health:find('1 crash(es), restarted 1 time(s); last exit: signal 9', 1, true), 'checkhealth: ' .. health)
 end)
 
 H.test('journal and pending review as before the crash; undo of the old op works', function()

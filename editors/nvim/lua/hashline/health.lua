@@ -31,7 +31,7 @@ local function check_binary(h, cfg)
   local bin = cfg.cmd and cfg.cmd[1]
   -- a running client's own command (vim.lsp.config('hashline', {cmd}) may set another one)
   local running = compat.get_clients({ name = 'hashline' })[1]
-  local running_cmd = running and running.config and running.config.cmd
+  local running_cmd = running and running.config and require('hashline.supervisor').unwrapped(running.config.cmd)
   if type(running_cmd) == 'table' and type(running_cmd[1]) == 'string' then
     bin = running_cmd[1]
   end

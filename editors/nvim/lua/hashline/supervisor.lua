@@ -122,7 +122,7 @@ local function delayed(cmd, delay_ms)
 end
 
 -- The sidecar's own command of a client's `cmd` (without the backoff wrapper).
-local function unwrapped(cmd)
+function M.unwrapped(cmd)
   if type(cmd) == 'table' and cmd[1] == 'sh' and cmd[3] == 'sleep "$0" && exec "$@"' then
     return vim.list_slice(cmd, 5)
   end
@@ -168,7 +168,7 @@ function M.handle_exit(root, cmd, held, code, signal, asked)
   end
   st.crash_total = st.crash_total + 1
   if type(cmd) == 'table' then
-    st.cmd = unwrapped(cmd)
+    st.cmd = M.unwrapped(cmd)
   end
   local opts = options()
   if not opts then
@@ -258,7 +258,7 @@ function M.restart()
     local st = state_of(root)
     st.gave_up, st.crashes, st.notified_at = nil, {}, nil
     for _, client in ipairs(entry.clients) do
-      st.cmd = type(client.config.cmd) == 'table' and unwrapped(client.config.cmd) or st.cmd
+      st.cmd = type(client.config.cmd) == 'table' and M.unwrapped(client.config.cmd) or st.cmd
     end
     local id, count, reason = start(st, st.cmd or config.get().cmd, entry.buffers)
     if id then
