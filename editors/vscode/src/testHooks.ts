@@ -153,6 +153,9 @@ async function answer(server: HashlineServer, req: Request): Promise<unknown> {
       await server.start();
       return { key: req.key, value: vscode.workspace.getConfiguration('hashline').get(String(req.key)), running: server.running };
     }
+    case 'getSetting':
+      // Any setting as VS Code resolves it (defaults contributed by extensions included).
+      return { key: req.key, value: vscode.workspace.getConfiguration().get(String(req.key)) ?? null };
     case 'setCrashLimit':
       // The chaos part kills the server more often than a user's crash limit allows.
       crashLimit.maxCrashes = Number(req.maxCrashes);

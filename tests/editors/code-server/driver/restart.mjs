@@ -111,7 +111,10 @@ export async function partRestart(page, { L, hooks, ws, bin, env, focusEditor, t
     const s = await hooks.call('state');
     return s.gaveUp ? s : null;
   }, { limitMs: 30000, everyMs: 100 });
-  const toast = await page.locator('.notifications-toasts').first().innerText({ timeout: 1000 }).catch(() => '');
+  // The toast comes a frame or more after the state: wait for it.
+  const readToast = () => page.locator('.notifications-toasts').first().innerText({ timeout: 1000 }).catch(() => '');
+  const toast = (await poll(async () => { const t = await readToast(); return t.includes('hashline: Restart Server') ? t : null; },
+    { limitMs: 10000, everyMs: 200 })) || (await readToast());
   L.check('restart: the 5th crash within 60 s: it gives up, says so naming "hashline: Restart Server", the status item says why',
     stopped && !stopped.running && stopped.gaveUp === '5 crashes within 60 s' && stopped.statusItem === 'stopped: 5 crashes within 60 s' &&
       toast.includes('not restarting it again') && toast.includes('hashline: Restart Server'),

@@ -5,7 +5,8 @@
 //   - hovering hunk A shows the line it replaced (the removed text) as a diff block;
 //   - the lens "Diff" opens VS Code's diff editor: the line before the hunk on the left, the live
 //     buffer (the agent's line and the user's typing) on the right;
-//   - hashline's own status bar item says `hashline: 2 pending`, and `hashline` when none is left;
+//   - hashline's own status bar item counts them (`hashline: 2 pending` more than before), and is
+//     back to the count before (`hashline` when none) once they are kept or rejected;
 //   - "Review Agent Edits" lists `claude · +1 −1` with `sample.txt, line 9` (no id, no escaping)
 //     and picking a row opens the same diff;
 //   - ✗ Reject clicked on screen restores hunk A (typing kept, tab dirty, disk unchanged) and the
@@ -40,6 +41,11 @@ export async function partReview(page, t) {
   const itemText = async () => ((await hashlineItem(page).count()) > 0 ? (await hashlineItem(page).first().innerText().catch(() => '')) : '').replace(/\u00a0/g, ' ').trim();
 
   await hooks.call('open', { path: sampleName });
+  // Agent edits of the parts before this one may still be pending: the status item counts them too.
+  const workspacePending = () => runCli(bin, ['pending', '--json'], env, path.dirname(samplePath)).json?.count;
+  const before = workspacePending();
+  if (!L.check('review: `hashline pending` counts the pending hunks of the workspace', Number.isInteger(before), before)) return;
+  const itemSays = (n) => (n === 0 ? 'hashline' : `hashline: ${n} pending`);
   const read = runCli(bin, ['read', samplePath, '--json'], cliEnv);
   const rows = read.json && Array.isArray(read.json.lines) ? read.json.lines : [];
   const a9 = rows.find((l) => l.line === 9);
@@ -90,8 +96,8 @@ export async function partReview(page, t) {
     shown && shown.startsWith('claude \u00b7 +1 \u22121') && shown.includes('\u2713 Keep') && shown.includes('\u2717 Reject') &&
     shown.includes('Diff') && !shown.includes(idA), shown || await domText(page, '.monaco-editor .contentWidgets'));
 
-  const pendingItem = await poll(async () => ((await itemText()) === 'hashline: 2 pending' ? 'ok' : null), { limitMs: 10000 });
-  L.check('review: hashline\'s status bar item shows "hashline: 2 pending"', pendingItem,
+  const pendingItem = await poll(async () => ((await itemText()) === itemSays(before + 2) ? 'ok' : null), { limitMs: 10000 });
+  L.check(`review: hashline's status bar item shows "${itemSays(before + 2)}" (the two hunks and the ${before} pending before)`, pendingItem,
     { item: await itemText(), ids: await page.locator('.statusbar-item').evaluateAll((els) => els.map((e) => e.id)).catch(() => []) });
 
   // Hovering hunk A shows the line it replaced: the cursor on its line, then "Show Hover"
@@ -180,8 +186,8 @@ export async function partReview(page, t) {
   L.check('review: `hashline log` has the reject as the user\'s decision (agent user, hunk state decision), no pending hunk of it',
     rejectOps.length === 1 && rejectOps[0].agent === 'user' && rejectOps[0].hunks.every((h) => h.state === 'decision'),
     { rejectOps, status: log.status });
-  const onePending = await poll(async () => ((await itemText()) === 'hashline: 1 pending' ? 'ok' : null), { limitMs: 10000 });
-  L.check('review: the status bar item follows: "hashline: 1 pending"', onePending, await itemText());
+  const onePending = await poll(async () => ((await itemText()) === itemSays(before + 1) ? 'ok' : null), { limitMs: 10000 });
+  L.check(`review: the status bar item follows: "${itemSays(before + 1)}"`, onePending, await itemText());
 
   // Keep hunk B through the command: its lens goes, the text stays, nothing is pending.
   await hooks.call('command', { command: 'hashline.review.keep', args: [idB] });
@@ -189,6 +195,17 @@ export async function partReview(page, t) {
   const final = await sampleDoc();
   L.check('review: Keep removes hunk B\'s lens and leaves its text',
     kept && lineOf(final, 15) === textB && cliPending().length === 0, { lenses: await sampleLenses(), line15: lineOf(final, 15) });
-  const none = await poll(async () => ((await itemText()) === 'hashline' ? 'ok' : null), { limitMs: 10000 });
-  L.check('review: with nothing pending the status bar item reads "hashline"', none, await itemText());
+  const none = await poll(async () => ((await itemText()) === itemSays(before) ? 'ok' : null), { limitMs: 10000 });
+  L.check(`review: back to "${itemSays(before)}" after Keep (nothing of the op pending)`, none, await itemText());
+
+
+  // Not a check (issue 34, left open): whether code-server offers the sidecar's Claude IDE port for
+  // forwarding. The extension contributes remote.portsAttributes {"hashline(\\.exe)? lsp\\b":
+  // ignore} (VS Code resolves it, logged below), yet code-server 4.100.3's Ports view still lists the
+  // port as Auto Forwarded; the driver log keeps what the view shows.
+  L.log('portsAttributes', JSON.stringify(await hooks.call('getSetting', { key: 'remote.portsAttributes' })));
+  await palette(page, 'Ports: Focus on Ports View');
+  await sleep(2000);
+  L.log('ports view', (await domText(page, '.pane-body .monaco-table')).replace(/\u00a0/g, ' ').replace(/\n/g, ' | '));
+  await hooks.call('command', { command: 'workbench.action.closePanel' });
 }
