@@ -32,6 +32,6 @@ set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
-# dpkg-shlibdeps computes Depends (libre2, libssl3, libstdc++6, libc6, ...) from the binary.
+# dpkg-shlibdeps computes Depends (libre2, libstdc++6, libc6, ...) from the binary.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 include(CPack)

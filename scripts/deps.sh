@@ -3,8 +3,8 @@
 # Usage: scripts/deps.sh [build|test|fuzz]   (test adds the headless editors and Node packages)
 set -euo pipefail
 want="${1:-build}"
-pkgs=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libboost-dev libxxhash-dev libssl-dev
-      libre2-dev libgtest-dev libgmock-dev git)
+pkgs=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libboost-dev libxxhash-dev libre2-dev
+      libgtest-dev libgmock-dev git)
 case "$want" in
   test) pkgs+=(neovim nodejs npm chromium build-essential python3 libkrb5-dev ripgrep zip curl file man-db
              debian-archive-keyring clangd) ;;

@@ -1,10 +1,10 @@
 // hashline/snapshot: version, LSP line count and a fresh SHA-256 of the mirrored text.
 #include "lsp/server/snapshot_feature.h"
 
+#include "engine/support/sha256.h"
 #include "lsp/protocol/basic_types.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/server/lsp_server.h"
-#include "lsp/support/sha256.h"
 
 namespace hashline::lsp {
 

@@ -1,6 +1,7 @@
 // LspClient: spawn, pipe I/O, the reader thread and the waiting helpers.
 #include "tests/lsp/support/lsp_client.h"
 
+#include "engine/support/sha256.h"
 #include "lsp/transport/framing.h"
 
 #include <cerrno>
@@ -9,7 +10,6 @@
 #include <fcntl.h>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <openssl/evp.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sstream>
@@ -23,16 +23,9 @@ namespace hashline::test {
 using json = nlohmann::json;
 
 std::string sha256Hex(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 15]);
-  }
-  return out;
+  Sha256 hasher(&sha256BlocksPortable); // the server takes SHA-NI where the CPU has it
+  hasher.update(bytes);
+  return hasher.finishHex();
 }
 
 LspClient::LspClient(LspClientOptions options) : options_(std::move(options)) {

@@ -144,8 +144,8 @@ private:
   std::vector<std::string> output_problems_;
 };
 
-/// SHA-256 of `bytes`, lowercase hex (independent of the server's implementation: computed
-/// here with OpenSSL's one-shot API).
+/// SHA-256 of `bytes`, lowercase hex, with the portable block function (the server uses the
+/// CPU's SHA extensions where it has them; both are checked against FIPS 180-4's vectors).
 std::string sha256Hex(std::string_view bytes);
 
 } // namespace hashline::test
