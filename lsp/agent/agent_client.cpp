@@ -2,6 +2,7 @@
 #include "lsp/agent/agent_client.h"
 
 #include "lsp/disk/unique_fd.h"
+#include "lsp/platform/local_socket.h"
 #include "lsp/rpc/json_parse.h"
 #include "lsp/rpc/json_rpc.h"
 #include "lsp/transport/framing.h"
@@ -56,7 +57,7 @@ Result<lsp::ServiceOutcome> callSidecar(const std::string& socket_path, const st
     return ioError("socket path too long: " + socket_path);
   std::memcpy(address.sun_path, socket_path.c_str(), socket_path.size() + 1);
 
-  disk::UniqueFd socket(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  disk::UniqueFd socket(platform::openLocalStreamSocket());
   if (socket.get() < 0) return ioError(std::string("socket: ") + std::strerror(errno));
   if (::connect(socket.get(), reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0)
     return ioError("cannot connect to " + socket_path + ": " + std::strerror(errno));
@@ -68,7 +69,8 @@ Result<lsp::ServiceOutcome> callSidecar(const std::string& socket_path, const st
   while (sent < frame.size()) {
     if (!waitFor(socket.get(), POLLOUT, deadline, why))
       return ioError("sending to " + socket_path + ": " + why);
-    ssize_t wrote = ::send(socket.get(), frame.data() + sent, frame.size() - sent, MSG_NOSIGNAL);
+    long wrote =
+        platform::sendWithoutSignal(socket.get(), frame.data() + sent, frame.size() - sent);
     if (wrote < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
       return ioError("sending to " + socket_path + ": " + std::strerror(errno));

@@ -3,6 +3,7 @@
 
 #include "lsp/agent/discovery.h"
 #include "lsp/disk/state_dir.h"
+#include "lsp/platform/peer_credentials.h"
 #include "lsp/rpc/json_rpc.h"
 #include "lsp/support/log.h"
 #include "lsp/transport/stream_transport.h"
@@ -25,16 +26,14 @@ using boost::asio::local::stream_protocol;
 using nlohmann::json;
 
 bool peerIsSameUser(int fd, std::string& why_not) {
-  ucred credentials{};
-  socklen_t length = sizeof(credentials);
-  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) {
-    why_not = std::string("SO_PEERCRED failed: ") + std::strerror(errno);
+  const platform::PeerCredentials peer = platform::peerCredentials(fd);
+  if (!peer.known) {
+    why_not = peer.problem;
     return false;
   }
-  if (credentials.uid != ::geteuid()) {
-    why_not = "peer uid " + std::to_string(credentials.uid) + " (pid " +
-              std::to_string(credentials.pid) + ") is not this user (uid " +
-              std::to_string(::geteuid()) + ")";
+  if (peer.uid != platform::effectiveUserId()) {
+    why_not = "peer uid " + std::to_string(peer.uid) + " (pid " + std::to_string(peer.pid) +
+              ") is not this user (uid " + std::to_string(platform::effectiveUserId()) + ")";
     return false;
   }
   return true;

@@ -2,11 +2,12 @@
 // reach the buffers of this `hashline lsp` (DESIGN §8).
 //
 // The socket lives in the per-user runtime directory (0700) as `sidecar-<pid>.sock`, mode 0600;
-// every accepted connection's peer uid is checked with SO_PEERCRED and a different uid is closed
-// at once. A discovery file (discovery.h) names the workspace roots and the socket. Each
-// connection speaks the same framing and JSON-RPC as LSP: requests `hashline/<method>` go to the
-// shared AgentService (the one behind the LSP commands, so sessions and observations are one),
-// `hashline/ping` answers {"pong": true}; anything else is MethodNotFound.
+// every accepted connection's peer uid is checked (platform::peerCredentials: SO_PEERCRED or
+// getpeereid) and a different uid is closed at once. A discovery file (discovery.h) names the
+// workspace roots and the socket. Each connection speaks the same framing and JSON-RPC as LSP:
+// requests `hashline/<method>` go to the shared AgentService (the one behind the LSP commands, so
+// sessions and observations are one), `hashline/ping` answers {"pong": true}; anything else is
+// MethodNotFound.
 //
 // Threading: everything runs on the server's io_context. The endpoint must outlive its
 // connections; its destructor closes the socket and withdraws the discovery file.

@@ -7,6 +7,7 @@
 #include "lsp/disk/state_dir.h"
 #include "lsp/disk/unique_fd.h"
 #include "lsp/disk/workspace_roots.h"
+#include "lsp/platform/process.h"
 #include "lsp/support/log.h"
 
 #include <cerrno>
@@ -72,8 +73,7 @@ void sweepDeadSidecar(int dir_fd, const std::string& dir, const std::string& nam
 } // namespace
 
 bool processAlive(std::int64_t pid) {
-  if (pid <= 0) return false;
-  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+  return platform::processAlive(pid);
 }
 
 Result<std::string> publishSidecar(const SidecarInfo& info) {

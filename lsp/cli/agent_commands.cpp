@@ -4,6 +4,7 @@
 #include "lsp/agent/agent_router.h"
 #include "lsp/cli/render.h"
 #include "lsp/disk/workspace_roots.h"
+#include "lsp/platform/memory_tuning.h"
 #include "lsp/service/service_options.h"
 #include "lsp/support/log.h"
 
@@ -16,10 +17,8 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
-#include <malloc.h>
 #include <map>
 #include <sstream>
-#include <sys/mman.h>
 #include <unistd.h>
 
 namespace hashline::cli {
@@ -492,7 +491,7 @@ void reserveHugePageHeap(std::size_t bytes) {
   if (block == nullptr) return;
   const auto begin = (reinterpret_cast<std::uintptr_t>(block) + kHugePage - 1) & ~(kHugePage - 1);
   const auto end = (reinterpret_cast<std::uintptr_t>(block) + bytes) & ~(kHugePage - 1);
-  if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  if (end > begin) platform::adviseHugePages(reinterpret_cast<void*>(begin), end - begin);
   std::free(block);
 #endif
 }
@@ -503,8 +502,7 @@ int runPatchCommand(std::vector<std::string> args) {
   // A one-shot process that handles a large file's text a few times over (read, plan, write):
   // freed blocks stay in the heap for the next copy instead of going back to the kernel as
   // mappings to be faulted in page by page again (a quarter of the CPU time at 1M lines).
-  ::mallopt(M_MMAP_MAX, 0);
-  ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  platform::keepFreedMemoryInHeap(std::size_t(1) << 30);
   reserveHugePageHeap(kHugeHeapBytes);
   static const Command command{
       {"patch",

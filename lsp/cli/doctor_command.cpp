@@ -8,6 +8,7 @@
 #include "lsp/cli/setup_config_edit.h"
 #include "lsp/cli/setup_targets.h"
 #include "lsp/ide/ide_lock_file.h"
+#include "lsp/platform/executable_path.h"
 #include "lsp/version.h"
 
 #include <cstdio>
@@ -397,8 +398,7 @@ int runDoctorCommand(std::vector<std::string> args) {
   project_dir = (error ? absolute.lexically_normal() : canonical).string();
   while (project_dir.size() > 1 && project_dir.back() == '/')
     project_dir.pop_back();
-  error.clear();
-  std::string self = fs::read_symlink("/proc/self/exe", error).string();
+  std::string self = platform::ownExecutablePath();
   std::string home = env("HOME", "");
   Report report;
   checkBinary(report, self);

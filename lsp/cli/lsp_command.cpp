@@ -4,6 +4,8 @@
 #include "lsp/cli/lsp_command.h"
 
 #include "lsp/cli/arguments.h"
+#include "lsp/platform/memory_tuning.h"
+#include "lsp/platform/process.h"
 #include "lsp/reconcile/reconcile_options.h"
 #include "lsp/server/features.h"
 #include "lsp/server/lsp_server.h"
@@ -14,7 +16,6 @@
 #include <boost/asio/io_context.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <malloc.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -101,11 +102,11 @@ int runLspCommand(std::vector<std::string> raw) {
     }
   }
 
-  ::signal(SIGPIPE, SIG_IGN); // a vanished editor is a write error, not a kill
+  platform::ignoreBrokenPipe(); // a vanished editor is a write error, not a kill
   // Big buffers (a didOpen body, its text) always get their own mapping and go back to the
   // system when freed; glibc would otherwise raise the threshold after the first such free and
   // keep later ones in the heap, inflating the resident size for the life of the process.
-  ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  platform::mapAllocationsFrom(std::size_t(1) << 20);
   boost::asio::io_context io;
   auto transport = lsp::makeStdioTransport(io, limits);
   // The protocol owns the (duplicated) stdout now; stray writes to fd 1 go to stderr instead.

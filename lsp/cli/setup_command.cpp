@@ -7,6 +7,7 @@
 #include "lsp/cli/setup_jsonc_edit.h"
 #include "lsp/cli/setup_targets.h"
 #include "lsp/disk/state_dir.h"
+#include "lsp/platform/executable_path.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -67,9 +68,8 @@ bool writeFile(const std::string& path, const std::string& bytes) {
 }
 
 std::string selfPath() {
-  std::error_code error;
-  fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? std::string("hashline") : self.string();
+  std::string self = platform::ownExecutablePath();
+  return self.empty() ? std::string("hashline") : self;
 }
 
 std::string manifestPath(const std::string& state, const std::string& file) {

@@ -2,6 +2,7 @@
 #include "lsp/cli/setup_targets.h"
 
 #include "lsp/cli/setup_agents.h"
+#include "lsp/platform/user_dirs.h"
 
 #include <cstdlib>
 
@@ -21,7 +22,7 @@ std::string codexConfig(const std::string& home) {
 }
 
 std::string vscodeUserMcp(const std::string& home) {
-  return envOr("XDG_CONFIG_HOME", home + "/.config") + "/Code/User/mcp.json";
+  return platform::applicationConfigBase(home) + "/Code/User/mcp.json";
 }
 
 /// `"text"` as a TOML basic string.

@@ -1,6 +1,8 @@
 // RE2 / literal matching for the workspace search; see search_matcher.h.
 #include "lsp/context/search_matcher.h"
 
+#include "lsp/platform/find_bytes.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -334,9 +336,8 @@ std::vector<std::uint32_t> SearchMatcher::matchingLines(std::string_view text,
   auto find = [&](std::size_t from) -> std::size_t {
     if (pass == Pass::Literal) {
       if (from >= text.size()) return npos;
-      const void* at =
-          ::memmem(text.data() + from, text.size() - from, required_.data(), required_.size());
-      return at ? static_cast<const char*>(at) - text.data() : npos;
+      const std::size_t at = platform::findBytes(text.substr(from), required_);
+      return at == npos ? npos : from + at;
     }
     re2::StringPiece match;
     if (!buffer_re_->Match(piece, from, text.size(), RE2::UNANCHORED, &match, 1)) return npos;

@@ -8,6 +8,7 @@
 #include "lsp/disk/file_lock.h"
 #include "lsp/disk/temp_file.h"
 #include "lsp/disk/unique_fd.h"
+#include "lsp/platform/atomic_files.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -83,13 +84,13 @@ struct Existing {
 // there, else FILE_NOT_FOUND; a symlink (the name was resolved to a real file) is a swap.
 Result<Existing> statExisting(const Place& place, const WriteOptions& options) {
   Existing existing;
-  existing.fd.reset(
-      ::openat(place.dir.fd(), place.name().c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  existing.fd.reset(platform::openForMetadata(place.dir.fd(), place.name().c_str()));
   if (!existing.fd) {
     int err = errno;
     if (err == ENOENT && options.expected)
       return staleError(place.shown(), "was deleted since it was read");
-    return systemError(err, "stat", place.shown());
+    // Outside Linux a symlink fails the open itself (no O_PATH): the same swap error.
+    return confinedError(err, place.dir.fd(), place.name(), "stat", place.shown());
   }
   if (::fstat(existing.fd.get(), &existing.info) != 0)
     return systemError(errno, "stat", place.shown());

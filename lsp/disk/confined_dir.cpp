@@ -2,6 +2,7 @@
 #include "lsp/disk/confined_dir.h"
 
 #include "lsp/disk/disk_file.h"
+#include "lsp/platform/atomic_files.h"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -21,10 +22,7 @@ std::string joinPath(const std::string& dir, std::string_view name) {
 // A directory entry opened as a directory without following a symlink: readable when we may
 // read it (fsync, readdir), else a path-only descriptor, which is enough for every *at call.
 int openDirectoryAt(int parent, const char* name) {
-  constexpr int kFlags = O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-  int fd = ::openat(parent, name, O_RDONLY | kFlags);
-  if (fd < 0 && errno == EACCES) fd = ::openat(parent, name, O_PATH | kFlags);
-  return fd;
+  return platform::openDirectory(parent, name);
 }
 
 std::vector<std::string_view> componentsOf(std::string_view relative) {
@@ -78,8 +76,8 @@ Result<ConfinedDir> ConfinedDir::open(const std::string& anchor, std::string_vie
                                       Missing missing) {
   if (anchor.empty() || anchor.front() != '/')
     return Error::make(ErrorCode::IoError, "the anchor '" + anchor + "' is not an absolute path");
-  UniqueFd current(::open(anchor.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!current && errno == EACCES) current.reset(::open(anchor.c_str(), O_PATH | O_DIRECTORY));
+  UniqueFd current(platform::openDirectory(platform::kInvalidHandle, anchor.c_str(),
+                                           platform::FinalSymlink::Follow));
   if (!current) return systemError(errno, "open directory", anchor);
 
   std::string path = anchor;

@@ -4,6 +4,7 @@
 #include "engine/support/utf8.h"
 #include "lsp/disk/confined_dir.h"
 #include "lsp/disk/unique_fd.h"
+#include "lsp/platform/file_times.h"
 
 #include <cerrno>
 #include <cstring>
@@ -17,9 +18,9 @@ namespace {
 constexpr int kConsistentReadAttempts = 5;
 
 bool sameStat(const struct stat& a, const struct stat& b) {
-  return a.st_size == b.st_size && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
-         a.st_mtim.tv_nsec == b.st_mtim.tv_nsec && a.st_ctim.tv_sec == b.st_ctim.tv_sec &&
-         a.st_ctim.tv_nsec == b.st_ctim.tv_nsec;
+  return a.st_size == b.st_size &&
+         platform::modifiedNanoseconds(a) == platform::modifiedNanoseconds(b) &&
+         platform::changedNanoseconds(a) == platform::changedNanoseconds(b);
 }
 
 // Reads the whole file from the current offset 0; the size is a hint, EOF decides.

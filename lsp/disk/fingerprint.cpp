@@ -2,6 +2,7 @@
 #include "lsp/disk/fingerprint.h"
 
 #include "engine/support/hex.h"
+#include "lsp/platform/file_times.h"
 
 #include <charconv>
 #include <vector>
@@ -51,8 +52,7 @@ ContentHash ContentHasher::digest() const {
 Fingerprint fingerprintOf(const struct stat& file_stat, std::string_view bytes) {
   Fingerprint fingerprint;
   fingerprint.size_bytes = bytes.size();
-  fingerprint.mtime_ns = static_cast<std::int64_t>(file_stat.st_mtim.tv_sec) * 1'000'000'000 +
-                         file_stat.st_mtim.tv_nsec;
+  fingerprint.mtime_ns = platform::modifiedNanoseconds(file_stat);
   fingerprint.inode = file_stat.st_ino;
   fingerprint.device = file_stat.st_dev;
   fingerprint.content_hash = hashContent(bytes);

@@ -3,10 +3,10 @@
 
 #include "lsp/disk/disk_file.h"
 #include "lsp/disk/fingerprint.h"
+#include "lsp/platform/user_dirs.h"
 
 #include <cerrno>
 #include <cstdlib>
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,9 +21,7 @@ std::string envPath(const char* name) {
 }
 
 Result<std::string> homeDirectory() {
-  if (auto home = envPath("HOME"); !home.empty()) return home;
-  if (const passwd* entry = ::getpwuid(::geteuid()); entry && entry->pw_dir && entry->pw_dir[0])
-    return std::string(entry->pw_dir);
+  if (std::string home = platform::homeDirectory(); !home.empty()) return home;
   return Error::make(ErrorCode::IoError, "cannot find the home directory (HOME is not set)");
 }
 
@@ -100,7 +98,7 @@ Result<std::string> runtimeDirectory() {
     };
     std::string xdg = envPath("XDG_RUNTIME_DIR");
     if (xdg.empty() && std::getenv("XDG_RUNTIME_DIR") == nullptr)
-      xdg = "/run/user/" + std::to_string(::geteuid());
+      xdg = platform::defaultUserRuntimeBase();
     if (ours(xdg)) {
       dir = xdg + "/hashline";
     } else {

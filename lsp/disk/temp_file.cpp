@@ -6,6 +6,8 @@
 #include "lsp/disk/confined_dir.h"
 #include "lsp/disk/dir_entries.h"
 #include "lsp/disk/disk_file.h"
+#include "lsp/platform/atomic_files.h"
+#include "lsp/platform/secure_random.h"
 
 #include <atomic>
 #include <cerrno>
@@ -15,8 +17,6 @@
 #include <mutex>
 #include <set>
 #include <sys/file.h>
-#include <sys/random.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 #include <utility>
 
@@ -29,7 +29,7 @@ constexpr std::size_t kMaxBaseInTempName = 200; // keeps temp names under NAME_M
 std::string randomHex() {
   static std::atomic<std::uint64_t> counter{0};
   std::uint64_t value = 0;
-  if (::getrandom(&value, sizeof value, GRND_NONBLOCK) != sizeof value) {
+  if (!platform::fillSecureRandomNonBlocking(&value, sizeof value)) {
     value =
         static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
         (static_cast<std::uint64_t>(::getpid()) << 32);
@@ -106,7 +106,7 @@ void sweepStaleTempsOnce(int dir_fd) {
 }
 
 void sweepStaleTempsOnce(const std::string& dir) {
-  UniqueFd dir_fd(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  UniqueFd dir_fd(platform::openDirectory(platform::kInvalidHandle, dir.c_str()));
   if (dir_fd) sweepStaleTempsOnce(dir_fd.get());
 }
 
@@ -118,7 +118,7 @@ void sweepStaleTempsBeside(const ResolvedPath& file) {
 Result<TempFile> TempFile::create(int dir_fd, const std::string& dir, std::string_view target_name,
                                   mode_t mode, bool use_tmpfile) {
   if (use_tmpfile) {
-    UniqueFd fd(::openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode));
+    UniqueFd fd(platform::createUnnamedFile(dir_fd, mode));
     if (fd) {
       lockExclusive(fd.get());
       return TempFile(dir_fd, dir, target_name, std::move(fd), true, {});
@@ -181,28 +181,7 @@ Status TempFile::copyOwnerAndMode(const struct stat& original) {
 }
 
 void TempFile::copyExtendedAttributes(int original_fd) {
-  // Through /proc/self/fd: works for an O_PATH descriptor too, which flistxattr refuses.
-  const std::string original = "/proc/self/fd/" + std::to_string(original_fd);
-  ssize_t list_size = ::listxattr(original.c_str(), nullptr, 0);
-  if (list_size <= 0) return;
-  std::string names(static_cast<std::size_t>(list_size), '\0');
-  list_size = ::listxattr(original.c_str(), names.data(), names.size());
-  if (list_size <= 0) return;
-  names.resize(static_cast<std::size_t>(list_size));
-  std::string value;
-  for (std::size_t begin = 0; begin < names.size();) {
-    std::size_t end = names.find('\0', begin);
-    if (end == std::string::npos) end = names.size();
-    std::string name = names.substr(begin, end - begin);
-    begin = end + 1;
-    ssize_t value_size = ::getxattr(original.c_str(), name.c_str(), nullptr, 0);
-    if (value_size < 0) continue;
-    value.resize(static_cast<std::size_t>(value_size));
-    value_size = ::getxattr(original.c_str(), name.c_str(), value.data(), value.size());
-    if (value_size < 0) continue;
-    (void)::fsetxattr(fd_.get(), name.c_str(), value.data(), static_cast<std::size_t>(value_size),
-                      0);
-  }
+  platform::copyExtendedAttributes(original_fd, fd_.get());
 }
 
 Status TempFile::sync() {
@@ -214,14 +193,7 @@ Status TempFile::sync() {
 }
 
 int TempFile::linkAs(const std::string& link_name) {
-  std::string proc_path = "/proc/self/fd/" + std::to_string(fd_.get());
-  if (::linkat(AT_FDCWD, proc_path.c_str(), dir_fd_, link_name.c_str(), AT_SYMLINK_FOLLOW) == 0)
-    return 0;
-  int err = errno;
-  if (err != ENOENT) return err;
-  // No /proc: AT_EMPTY_PATH works where we hold CAP_DAC_READ_SEARCH.
-  if (::linkat(fd_.get(), "", dir_fd_, link_name.c_str(), AT_EMPTY_PATH) == 0) return 0;
-  return errno;
+  return platform::linkUnnamedFile(fd_.get(), dir_fd_, link_name.c_str());
 }
 
 Status TempFile::name() {
@@ -261,11 +233,11 @@ Status TempFile::publishNew(std::string_view target_name) {
     if (err != 0) return systemError(err, "link", pathOf(target));
     return Status::success();
   }
-  if (::renameat2(dir_fd_, temp_name_.c_str(), dir_fd_, target.c_str(), RENAME_NOREPLACE) == 0) {
+  int err = platform::renameNoReplace(dir_fd_, temp_name_.c_str(), target.c_str());
+  if (err == 0) {
     temp_name_.clear();
     return Status::success();
   }
-  int err = errno;
   if (err == EEXIST) return exists();
   if (err != EINVAL && err != ENOSYS && err != EOPNOTSUPP)
     return systemError(err, "rename to", pathOf(target));

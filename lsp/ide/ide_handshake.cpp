@@ -1,8 +1,9 @@
 // The Claude Code IDE upgrade check and its token; see ide_handshake.h.
 #include "lsp/ide/ide_handshake.h"
 
+#include "lsp/platform/secure_random.h"
+
 #include <cstdint>
-#include <sys/random.h>
 
 namespace hashline::lsp {
 
@@ -31,12 +32,7 @@ IdeHandshakeVerdict checkIdeUpgrade(const IdeUpgradeRequest& request, std::strin
 
 std::string makeIdeAuthToken() {
   unsigned char bytes[16];
-  std::size_t filled = 0;
-  while (filled < sizeof bytes) {
-    ssize_t got = ::getrandom(bytes + filled, sizeof bytes - filled, 0);
-    if (got <= 0) return {};
-    filled += static_cast<std::size_t>(got);
-  }
+  if (!platform::fillSecureRandom(bytes, sizeof bytes)) return {};
   static constexpr char kHex[] = "0123456789abcdef";
   std::string token;
   for (unsigned char byte : bytes) {

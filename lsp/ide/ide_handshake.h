@@ -27,7 +27,8 @@ struct IdeHandshakeVerdict {
 
 IdeHandshakeVerdict checkIdeUpgrade(const IdeUpgradeRequest& request, std::string_view token);
 
-/// 128 random bits as 32 lowercase hex digits (getrandom); empty if the kernel refuses.
+/// 128 random bits as 32 lowercase hex digits (platform::fillSecureRandom); empty if the OS
+/// refuses.
 std::string makeIdeAuthToken();
 
 } // namespace hashline::lsp

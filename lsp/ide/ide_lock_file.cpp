@@ -2,6 +2,7 @@
 #include "lsp/ide/ide_lock_file.h"
 
 #include "lsp/disk/atomic_writer.h"
+#include "lsp/platform/process.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -17,8 +18,7 @@ namespace hashline::lsp {
 namespace {
 
 bool processRuns(std::int64_t pid) {
-  if (pid <= 0) return false;
-  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+  return platform::processAlive(pid);
 }
 
 Status makePrivateDirectory(const std::string& directory) {

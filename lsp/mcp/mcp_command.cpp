@@ -4,6 +4,7 @@
 
 #include "lsp/cli/arguments.h"
 #include "lsp/mcp/mcp_server.h"
+#include "lsp/platform/process.h"
 #include "lsp/support/log.h"
 #include "lsp/transport/stream_transport.h"
 
@@ -85,7 +86,7 @@ int runMcpCommand(std::vector<std::string> raw) {
     }
     limits.max_body_bytes = *parsed;
   }
-  ::signal(SIGPIPE, SIG_IGN); // a vanished client is a write error, not a kill
+  platform::ignoreBrokenPipe(); // a vanished client is a write error, not a kill
 
   agent::RouterOptions options;
   if (!workspace.empty()) options.workspace = workspace;

@@ -2,6 +2,7 @@
 #include "lsp/reconcile/disk_read.h"
 
 #include "lsp/disk/unique_fd.h"
+#include "lsp/platform/file_times.h"
 #include "lsp/reconcile/read_buffers.h"
 
 #include <cerrno>
@@ -19,7 +20,7 @@ constexpr std::size_t kMappedBytes = std::size_t(1) << 20;
 
 bool sameState(const struct stat& a, const struct stat& b) {
   return a.st_ino == b.st_ino && a.st_dev == b.st_dev && a.st_size == b.st_size &&
-         a.st_mtim.tv_sec == b.st_mtim.tv_sec && a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
+         platform::modifiedNanoseconds(a) == platform::modifiedNanoseconds(b);
 }
 
 SettledRead failed(std::string problem) {

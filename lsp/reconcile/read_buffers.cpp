@@ -1,9 +1,10 @@
 // The pool of large read buffers; see read_buffers.h.
 #include "lsp/reconcile/read_buffers.h"
 
+#include "lsp/platform/memory_tuning.h"
+
 #include <algorithm>
 #include <mutex>
-#include <sys/mman.h>
 #include <vector>
 
 namespace hashline::lsp::read_buffers {
@@ -44,9 +45,8 @@ public:
       }
     }
     const std::size_t capacity = roomFor(bytes);
-    void* mapped = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (mapped == MAP_FAILED) return {};
+    void* mapped = platform::mapZeroedPages(capacity);
+    if (mapped == nullptr) return {};
     return {static_cast<char*>(mapped), capacity};
   }
 
@@ -69,7 +69,7 @@ public:
       }
     }
     for (const Mapping& old : unmap)
-      ::munmap(old.data, old.capacity);
+      platform::unmapPages(old.data, old.capacity);
   }
 
   std::size_t spareCount() {
@@ -86,7 +86,7 @@ private:
   void expire(Clock::time_point now) {
     auto stale = std::remove_if(spares_.begin(), spares_.end(), [&](const Spare& spare) {
       if (now - spare.released < kSpareLife) return false;
-      ::munmap(spare.mapping.data, spare.mapping.capacity);
+      platform::unmapPages(spare.mapping.data, spare.mapping.capacity);
       return true;
     });
     spares_.erase(stale, spares_.end());

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <sys/inotify.h>
 
 namespace hashline::lsp {
 
@@ -56,7 +55,7 @@ void Reconciler::setMode(ReconcileMode mode) {
     return;
   }
   if (!watcher_)
-    watcher_ = std::make_unique<FileWatcher>(
+    watcher_ = std::make_unique<platform::DirectoryWatcher>(
         server_.io(), [this](const std::string& directory, const std::string& name,
                              std::uint32_t mask) { onFileEvent(directory, name, mask); });
   for (const std::string& uri : server_.documents().uris())
@@ -148,7 +147,7 @@ void Reconciler::onFileEvent(const std::string& directory, const std::string& na
   if (name.empty()) { // overflow, or the directory itself went away: look at everything there
     for (auto& [key, tracked] : tracked_) {
       const auto& watched = tracked->watched;
-      if (mask & IN_Q_OVERFLOW ||
+      if (mask & platform::kWatchOverflow ||
           std::any_of(watched.begin(), watched.end(),
                       [&](const std::string& path) { return directoryOf(path) == directory; }))
         arm(*tracked, options_.quiet);
@@ -159,8 +158,9 @@ void Reconciler::onFileEvent(const std::string& directory, const std::string& na
   if (found == by_path_.end()) return;
   Tracked* tracked = find(found->second);
   if (!tracked) return;
-  if (mask & IN_MODIFY) tracked->writer_open = true;
-  if (mask & (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE))
+  if (mask & platform::kWatchModified) tracked->writer_open = true;
+  if (mask & (platform::kWatchClosed | platform::kWatchMovedIn | platform::kWatchMovedOut |
+              platform::kWatchDeleted))
     tracked->writer_open = false;
   tracked->last_event = Clock::now();
   if (!tracked->armed && !tracked->waiting) tracked->first_event = tracked->last_event; // new round

@@ -4,9 +4,9 @@
 // For every open `file:` document it keeps the *base* — the text the buffer last had in common
 // with the disk (read at didOpen, then the disk text after each own save or merge) — and the
 // buffer's recent versions (O(1) rope snapshots, so a keystroke costs nothing more). The
-// FileWatcher reports events in the document's directory; after the file settles (quiet time,
-// longer while a writer holds it open or when it became empty), it is read once
-// (readSettled) and classified:
+// DirectoryWatcher (lsp/platform) reports events in the document's directory; after the file
+// settles (quiet time, longer while a writer holds it open or when it became empty), it is read
+// once (readSettled) and classified:
 //   - equal to the base: nothing happened (touch, chmod, rewrite of the same bytes);
 //   - equal to the buffer now or at a recent version: the editor's own save — the base moves,
 //     open conflicts of the document are dropped (the user saved their side);
@@ -24,9 +24,9 @@
 #pragma once
 
 #include "engine/merge/three_way.h"
+#include "lsp/platform/directory_watcher.h"
 #include "lsp/reconcile/conflict_list.h"
 #include "lsp/reconcile/disk_read.h"
-#include "lsp/reconcile/file_watcher.h"
 #include "lsp/reconcile/reconcile_options.h"
 #include "lsp/reconcile/reconcile_requests.h"
 #include "lsp/service/agent_service.h"
@@ -116,7 +116,7 @@ private:
   LspServer& server_;
   HashlineService& service_;
   ReconcileOptions options_;
-  std::unique_ptr<FileWatcher> watcher_;
+  std::unique_ptr<platform::DirectoryWatcher> watcher_;
   std::size_t listener_id_ = 0;
   std::map<std::string, std::unique_ptr<Tracked>> tracked_; // canonical URI →
   std::map<std::string, std::string> by_path_;              // file path → canonical URI

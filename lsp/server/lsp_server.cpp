@@ -2,6 +2,7 @@
 // and the exit-code rule.
 #include "lsp/server/lsp_server.h"
 
+#include "lsp/platform/process.h"
 #include "lsp/protocol/workspace_edit.h"
 #include "lsp/support/log.h"
 #include "lsp/support/uri.h"
@@ -223,7 +224,7 @@ void LspServer::watchParentProcess() {
   parent_timer_->async_wait(
       [this, pid = static_cast<pid_t>(*pid)](boost::system::error_code error) {
         if (error || stopping_) return;
-        if (::kill(pid, 0) != 0 && errno == ESRCH) {
+        if (!platform::processAlive(pid)) {
           log::error("the editor (process ", pid, ") is gone; exiting");
           return stop("editor process gone");
         }

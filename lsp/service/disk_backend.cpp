@@ -4,6 +4,7 @@
 #include "lsp/disk/atomic_writer.h"
 #include "lsp/disk/confined_dir.h"
 #include "lsp/disk/temp_file.h"
+#include "lsp/platform/file_times.h"
 #include "lsp/protocol/exact_version.h"
 
 #include <fcntl.h>
@@ -29,8 +30,9 @@ std::int64_t nanoseconds(const struct timespec& time) {
 /// The same regular file, unchanged as far as stat tells (what a read's two stats compare).
 bool sameRegularFile(const struct stat& a, const struct stat& b) {
   return S_ISREG(a.st_mode) && S_ISREG(b.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
-         a.st_size == b.st_size && nanoseconds(a.st_mtim) == nanoseconds(b.st_mtim) &&
-         nanoseconds(a.st_ctim) == nanoseconds(b.st_ctim);
+         a.st_size == b.st_size &&
+         platform::modifiedNanoseconds(a) == platform::modifiedNanoseconds(b) &&
+         platform::changedNanoseconds(a) == platform::changedNanoseconds(b);
 }
 
 } // namespace
@@ -153,7 +155,8 @@ Result<DocumentSnapshot> DiskBackend::snapshotFromRead(const ServiceTarget& targ
   std::optional<disk::Fingerprint> fingerprint;
   if (!confined.name.empty() && read.bytes.size() <= disk::kMaxFileBytes &&
       static_cast<std::uint64_t>(read.before.st_size) == read.bytes.size() &&
-      nanoseconds(read.before.st_mtim) <= settled && nanoseconds(read.before.st_ctim) <= settled) {
+      platform::modifiedNanoseconds(read.before) <= settled &&
+      platform::changedNanoseconds(read.before) <= settled) {
     // Reached as load() reaches it: the confined directory, then the entry, no symlink followed.
     if (Result<disk::ConfinedDir> dir = disk::ConfinedDir::openParent(confined)) {
       struct stat now {};

@@ -7,6 +7,7 @@
 #include "lsp/disk/disk_file.h"
 #include "lsp/disk/file_lock.h"
 #include "lsp/disk/state_dir.h"
+#include "lsp/platform/file_times.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -405,8 +406,7 @@ void ObservationFiles::prune(const std::string& directory, std::size_t keep,
     if (::lstat(path.c_str(), &info) != 0) continue;
     if (directories ? !S_ISDIR(info.st_mode) : !(S_ISREG(info.st_mode) && name.ends_with(kSuffix)))
       continue;
-    entries.emplace_back(std::int64_t(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec,
-                         path);
+    entries.emplace_back(platform::modifiedNanoseconds(info), path);
   }
   ::closedir(dir);
   if (entries.size() <= keep) return;

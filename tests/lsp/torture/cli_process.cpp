@@ -1,7 +1,7 @@
 // Spawning, waiting for and killing the real `hashline` binary; see cli_process.h.
 #include "tests/lsp/torture/cli_process.h"
 
-#include "lsp/reconcile/file_watcher.h"
+#include "lsp/platform/directory_watcher.h"
 
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
@@ -110,20 +110,21 @@ CliOutcome runCliWatchingWrites(const std::vector<std::string>& args, const std:
                                 const std::string& watched_dir,
                                 const std::vector<std::string>& names,
                                 std::optional<std::chrono::microseconds> kill_delay) {
-  // The product's own watcher (lsp/reconcile), started before the child, so its first write
-  // cannot be missed.
+  // The product's own watcher (lsp/platform, as the reconciler uses it), started before the child,
+  // so its first write cannot be missed.
   boost::asio::io_context io;
   const auto started = std::chrono::steady_clock::now();
   std::optional<std::chrono::microseconds> first_write;
-  lsp::FileWatcher watcher(io, [&](const std::string&, const std::string& name, std::uint32_t) {
-    if (first_write || std::find(names.begin(), names.end(), name) == names.end()) return;
-    first_write = std::chrono::duration_cast<std::chrono::microseconds>(
-        std::chrono::steady_clock::now() - started);
-    io.stop(); // the kill's delay counts from here, not from the end of the slice below
-  });
+  platform::DirectoryWatcher watcher(
+      io, [&](const std::string&, const std::string& name, std::uint32_t) {
+        if (first_write || std::find(names.begin(), names.end(), name) == names.end()) return;
+        first_write = std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::steady_clock::now() - started);
+        io.stop(); // the kill's delay counts from here, not from the end of the slice below
+      });
   if (!watcher.watch(watched_dir)) {
     CliOutcome failed;
-    failed.err = "cannot watch " + watched_dir + " through inotify";
+    failed.err = "cannot watch " + watched_dir + " through " + watcher.mechanism();
     return failed;
   }
   Child child = start(args, cwd);
