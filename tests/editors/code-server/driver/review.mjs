@@ -12,7 +12,8 @@
 //   - ✗ Reject clicked on screen restores hunk A (typing kept, tab dirty, disk unchanged) and the
 //     status bar says "Rejected claude's edit in sample.txt (line 9)"; the reject is journaled as
 //     the user's decision (`hashline log`: agent user, hunk state decision) and `hashline pending`
-//     does not list it; ✓ Keep on hunk B leaves nothing pending.
+//     does not list it; ✓ Keep on hunk B leaves nothing of the op pending;
+//   - the Ports view lists no `hashline lsp` process: the Claude IDE port is not auto-forwarded.
 // With CS_SCREENSHOT_DIR set, the hover and lens picture is saved there as review-vscode.png.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -199,13 +200,16 @@ export async function partReview(page, t) {
   L.check(`review: back to "${itemSays(before)}" after Keep (nothing of the op pending)`, none, await itemText());
 
 
-  // Not a check (issue 34, left open): whether code-server offers the sidecar's Claude IDE port for
-  // forwarding. The extension contributes remote.portsAttributes {"hashline(\\.exe)? lsp\\b":
-  // ignore} (VS Code resolves it, logged below), yet code-server 4.100.3's Ports view still lists the
-  // port as Auto Forwarded; the driver log keeps what the view shows.
-  L.log('portsAttributes', JSON.stringify(await hooks.call('getSetting', { key: 'remote.portsAttributes' })));
+  // The sidecar's Claude IDE port is not offered for forwarding: the Ports view (VS Code's own
+  // detection of listening processes, remote.autoForwardPorts) has no row of `hashline lsp`.
+  const attributes = (await hooks.call('getSetting', { key: 'remote.portsAttributes' })).value || {};
+  const ideKey = Object.keys(attributes).find((k) => attributes[k]?.onAutoForward === 'ignore' && k.includes('lsp'));
   await palette(page, 'Ports: Focus on Ports View');
-  await sleep(2000);
-  L.log('ports view', (await domText(page, '.pane-body .monaco-table')).replace(/\u00a0/g, ' ').replace(/\n/g, ' | '));
+  await sleep(2000); // a detected port is forwarded within one scan (2 s at first)
+  const portsView = async () => (await domText(page, '.pane-body .monaco-table')).replace(/\u00a0/g, ' ');
+  const ports = await portsView();
+  L.log('ports view', ports.replace(/\n/g, ' | ').slice(0, 600));
+  L.check('review: the Claude IDE port is not auto-forwarded (remote.portsAttributes default for `hashline lsp`: ignore)',
+    ideKey && ports.includes('Add Port') && !ports.includes('hashline'), { ideKey, attributes, ports: ports.slice(0, 600) });
   await hooks.call('command', { command: 'workbench.action.closePanel' });
 }
