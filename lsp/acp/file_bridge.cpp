@@ -4,6 +4,7 @@
 #include "engine/anchors/anchor.h"
 #include "lsp/acp/write_plan.h"
 #include "lsp/agent/agent_router.h"
+#include "lsp/support/log.h"
 
 #include <variant>
 
@@ -169,7 +170,32 @@ std::string failureLine(const json& id, const Failure& failure) {
 } // namespace
 
 std::string FileBridge::answer(const FileCall& call) {
-  return call.kind == FileCall::Kind::Read ? read(call) : write(call);
+  switch (call.kind) {
+  case FileCall::Kind::Read:
+    return read(call);
+  case FileCall::Kind::Write:
+    return write(call);
+  case FileCall::Kind::Attribute:
+    attribute(call);
+    return {};
+  }
+  return {};
+}
+
+void FileBridge::attribute(const FileCall& call) {
+  const std::string session = call.params.value("sessionId", std::string());
+  const std::string path = call.params.value("path", std::string());
+  const auto now = std::chrono::steady_clock::now();
+  auto& last = attributed_[viewKey(session, path)];
+  if (last != std::chrono::steady_clock::time_point() && now - last < std::chrono::seconds(20))
+    return;
+  last = now;
+  json params = {{"path", path}, {"agent", call.agent}, {"seconds", 120}};
+  if (!session.empty()) params["session"] = session;
+  // Best effort: with no sidecar (disk mode) or an old one, nothing is merged anyway.
+  Outcome<json> done = callService(call, "attribute", std::move(params), "attribute", path);
+  if (auto* failure = std::get_if<Failure>(&done))
+    log::debug("hashline acp: attribute ", path, ": ", failure->message);
 }
 
 std::string FileBridge::read(const FileCall& call) {

@@ -15,6 +15,9 @@
 //   is created (the `write` op: an atomic disk write); an existing file the session never read
 //   is refused (read it first). A file not open in the editor is written atomically on disk by
 //   the same path. Open buffers are not saved (docs/acp.md: "Saving").
+// - attribute: the sidecar holding the file is told that its next foreign writes (for 120 s)
+//   are this agent's, in this ACP session (the reconciler journals their merge so); sent at most
+//   once per file every 20 s; no answer (answer() returns "").
 // Errors are ACP (JSON-RPC) errors: -32602 bad params or a write over --max-write-bytes,
 // -32002 a file that does not exist, -32001 any other refusal, with the hashline error (code,
 // message, hint, data) under data.hashline.
@@ -24,6 +27,7 @@
 
 #include "lsp/acp/proxy_core.h"
 
+#include <chrono>
 #include <cstddef>
 #include <map>
 #include <string>
@@ -41,16 +45,19 @@ class FileBridge {
 public:
   explicit FileBridge(FileBridgeOptions options) : options_(options) {}
 
-  /// The answer line (result or error) to the agent's request.
+  /// The answer line (result or error) to the agent's request; "" for an Attribute.
   std::string answer(const FileCall& call);
 
 private:
   std::string read(const FileCall& call);
   std::string write(const FileCall& call);
+  void attribute(const FileCall& call);
 
   FileBridgeOptions options_;
   /// (ACP session, canonical path) → the file as the agent last saw it (lines each ended by "\n").
   std::map<std::string, std::string> views_;
+  /// (ACP session, path) → when it was last attributed.
+  std::map<std::string, std::chrono::steady_clock::time_point> attributed_;
 };
 
 } // namespace hashline::acp

@@ -40,6 +40,7 @@ void FileWorker::run(std::shared_ptr<Shared> shared, FileBridgeOptions options, 
       shared->calls.pop_front();
     }
     std::string answer = bridge.answer(call);
+    if (answer.empty()) continue; // an Attribute: nobody waits for it
     {
       std::lock_guard lock(shared->mutex);
       if (shared->stop) return;

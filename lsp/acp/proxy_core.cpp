@@ -125,6 +125,9 @@ void ProxyCore::fromAgent(std::string_view line, ProxyOutput& out) {
       return;
     }
     out.to_client.emplace_back(line);
+    if (message.method == "session/update")
+      if (auto params = message.body.find("params"); params != message.body.end())
+        noteToolCall(*params, out);
     return;
   case MessageKind::Response:
     agentResponse(message, line, out);
@@ -146,6 +149,42 @@ void ProxyCore::agentRequest(AcpMessage& message, std::string_view line, ProxyOu
   call.agent = agentName();
   call.workspace = workspaceOf(call.params);
   out.file_calls.push_back(std::move(call));
+}
+
+void ProxyCore::noteToolCall(const json& params, ProxyOutput& out) {
+  if (!params.is_object()) return;
+  auto update = params.find("update");
+  if (update == params.end() || !update->is_object()) return;
+  const std::string kind_of_update = stringMember(*update, "sessionUpdate");
+  if (kind_of_update != "tool_call" && kind_of_update != "tool_call_update") return;
+  const std::string id = stringMember(*update, "toolCallId");
+  const std::string kind = stringMember(*update, "kind");
+  bool edits = kind == "edit" || kind == "delete" || kind == "move";
+  if (kind.empty() && kind_of_update == "tool_call_update") edits = edit_tool_calls_.count(id) > 0;
+  if (edits && !id.empty()) {
+    if (edit_tool_calls_.size() > 4096) edit_tool_calls_.clear();
+    edit_tool_calls_.insert(id);
+  }
+  std::set<std::string> paths;
+  auto collect = [&paths](const json& list, bool diffs_only) {
+    if (!list.is_array()) return;
+    for (const json& entry : list) {
+      if (diffs_only && stringMember(entry, "type") != "diff") continue;
+      std::string path = stringMember(entry, "path");
+      if (!path.empty() && path[0] == '/') paths.insert(std::move(path));
+    }
+  };
+  if (auto content = update->find("content"); content != update->end()) collect(*content, true);
+  if (auto locations = update->find("locations"); edits && locations != update->end())
+    collect(*locations, false);
+  for (const std::string& path : paths) {
+    FileCall call;
+    call.kind = FileCall::Kind::Attribute;
+    call.params = {{"sessionId", stringMember(params, "sessionId")}, {"path", path}};
+    call.agent = agentName();
+    call.workspace = workspaceOf(params);
+    out.file_calls.push_back(std::move(call));
+  }
 }
 
 void ProxyCore::agentResponse(const AcpMessage& message, std::string_view line, ProxyOutput& out) {

@@ -12,6 +12,9 @@
 //   its workspace;
 // - agent `fs/read_text_file` / `fs/write_text_file` requests: never forwarded; they become
 //   FileCalls the caller answers (file_bridge.h) with `resultLine` / `errorLine` to the agent;
+// - agent `session/update` tool calls that edit files (kind edit/delete/move, or a diff) pass
+//   unchanged and also become Attribute FileCalls for their paths: an agent that writes the disk
+//   itself (Claude Code through ACP) has the merge of its write journaled under its name;
 // - a line that is not a JSON-RPC message, or longer than the limit: answered to its sender with
 //   -32700 / -32600 and forwarded to nobody;
 // - when the agent is gone (`agentGone`) every client request it did not answer gets an error,
@@ -37,10 +40,12 @@ namespace hashline::acp {
 
 enum class Side { Client, Agent };
 
-/// An agent's fs/* request, for the file bridge to answer.
+/// An agent's fs/* request, for the file bridge to answer — or an Attribute: a tool call of the
+/// agent names a file it edits itself (session/update tool_call of kind edit/delete/move, or a
+/// diff), so the sidecar journals the merge of its disk write under the agent (no answer).
 struct FileCall {
-  enum class Kind { Read, Write } kind = Kind::Read;
-  nlohmann::json id;     // the agent's request id
+  enum class Kind { Read, Write, Attribute } kind = Kind::Read;
+  nlohmann::json id;     // the agent's request id (null for an Attribute)
   nlohmann::json params; // as the agent sent them
   std::string agent;     // the agent's name, for the journal
   std::string workspace; // the session's workspace (its cwd), else the proxy's
@@ -97,6 +102,7 @@ private:
                      Clock::time_point now);
   void agentRequest(AcpMessage& message, std::string_view line, ProxyOutput& out);
   void agentResponse(const AcpMessage& message, std::string_view line, ProxyOutput& out);
+  void noteToolCall(const nlohmann::json& params, ProxyOutput& out);
   bool injectMcp(nlohmann::json& params, const std::string& method, const std::string& cwd);
   std::string workspaceOf(const nlohmann::json& params) const;
 
@@ -108,6 +114,7 @@ private:
                                                    // answer is dropped
   std::map<std::string, std::string> session_cwd_; // ACP session id → its cwd
   int new_sessions_ = 0;
+  std::set<std::string> edit_tool_calls_; // toolCallIds of kind edit/delete/move
 };
 
 } // namespace hashline::acp

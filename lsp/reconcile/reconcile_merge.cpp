@@ -49,7 +49,7 @@ void Reconciler::merge(Tracked& tracked, SharedFileBytes disk) {
     return completePlan(std::move(plan), document.document.text(), Tier::Block);
   };
   service_.applyToBuffer(
-      tracked.key, "reconcile", diskCaller(), std::move(planner),
+      tracked.key, "reconcile", diskCaller(tracked.key), std::move(planner),
       [this, key = tracked.key, state](Result<BufferApplied> outcome, std::uint64_t op) {
         onMergeDone(key, *state, std::move(outcome), op);
       });
@@ -108,7 +108,7 @@ void Reconciler::journalRacingReload(Tracked& tracked, const PendingMerge& state
     return;
   AppliedEdit record;
   record.method = "reconcile";
-  record.caller = diskCaller();
+  record.caller = diskCaller(tracked.key);
   record.uri = open->uri;
   record.path = tracked.path;
   record.version_before = state.before_version;
@@ -126,7 +126,10 @@ void Reconciler::journalRacingReload(Tracked& tracked, const PendingMerge& state
   announce(tracked, std::move(message));
 }
 
-CallerIdentity Reconciler::diskCaller() const {
+CallerIdentity Reconciler::diskCaller(const std::string& key) const {
+  if (auto found = attributions_.find(key);
+      found != attributions_.end() && std::chrono::steady_clock::now() < found->second.until)
+    return found->second.caller;
   CallerIdentity caller;
   caller.session = "disk";
   caller.agent = options_.agent;
@@ -138,7 +141,7 @@ void Reconciler::journalEditorReload(Tracked& tracked, std::size_t held) {
   const Tracked::Version& after = tracked.recent[held];
   AppliedEdit record;
   record.method = "reconcile";
-  record.caller = diskCaller();
+  record.caller = diskCaller(tracked.key);
   record.uri = tracked.uri;
   record.path = tracked.path;
   record.version_before = before.version;

@@ -1,5 +1,6 @@
-// The agent methods of reconciliation — `conflicts` (list the open ones) and `resolve` (take the
-// disk's side of one, or keep the user's) — their registration with the agent service, and
+// The agent methods of reconciliation — `conflicts` (list the open ones), `resolve` (take the
+// disk's side of one, or keep the user's) and `attribute` (whose writes the next merges of a
+// file are) — their registration with the agent service, and
 // their disk-mode answers; see reconciler.h and reconcile_requests.h.
 #include "lsp/protocol/error_json.h"
 #include "lsp/reconcile/tracked_document.h"
@@ -12,16 +13,18 @@ namespace hashline::lsp {
 
 using nlohmann::json;
 
+std::optional<std::string> Reconciler::keyOf(const std::optional<std::string>& uri,
+                                             const std::optional<std::string>& path) const {
+  if (uri) return canonicalUri(*uri);
+  if (!path) return std::nullopt;
+  std::string spelled = *path;
+  if (!spelled.empty() && spelled[0] != '/' && !server_.workspaceRoots().empty())
+    spelled = server_.workspaceRoots().front() + "/" + spelled;
+  return canonicalUri(pathToFileUri(spelled));
+}
+
 void Reconciler::conflicts(const ConflictsRequest& request, ServiceCallback done) {
-  std::optional<std::string> key;
-  if (request.uri) {
-    key = canonicalUri(*request.uri);
-  } else if (request.path) {
-    std::string spelled = *request.path;
-    if (!spelled.empty() && spelled[0] != '/' && !server_.workspaceRoots().empty())
-      spelled = server_.workspaceRoots().front() + "/" + spelled;
-    key = canonicalUri(pathToFileUri(spelled));
-  }
+  std::optional<std::string> key = keyOf(request.uri, request.path);
   json listed = json::array();
   for (const OpenConflict* conflict : conflicts_.list(key))
     listed.push_back(conflictJSON(*conflict));
@@ -61,6 +64,17 @@ void Reconciler::resolve(const ResolveRequest& request, ServiceCallback done) {
                          });
 }
 
+void Reconciler::attribute(const AttributeRequest& request, ServiceCallback done) {
+  const std::string key = *keyOf(request.uri, request.path);
+  const auto now = std::chrono::steady_clock::now();
+  std::erase_if(attributions_, [now](const auto& entry) { return entry.second.until <= now; });
+  Attribution& attribution = attributions_[key];
+  attribution.caller.agent = request.agent;
+  attribution.caller.session = request.session;
+  attribution.until = now + std::chrono::seconds(request.seconds);
+  done(json{{"status", "ok"}, {"uri", key}, {"seconds", request.seconds}});
+}
+
 void registerReconciler(LspServer& server, HashlineService& service, ReconcileOptions options) {
   // Lives as long as the service (which is never destroyed; see service_feature.cpp).
   auto* reconciler = new Reconciler(server, service, std::move(options));
@@ -75,6 +89,12 @@ void registerReconciler(LspServer& server, HashlineService& service, ReconcileOp
     if (std::optional<RpcError> error = parseResolveRequest(params, request))
       return done(std::move(*error));
     reconciler->resolve(request, std::move(done));
+  });
+  service.addMethod("attribute", [reconciler](const json& params, ServiceCallback done) {
+    AttributeRequest request;
+    if (std::optional<RpcError> error = parseAttributeRequest(params, request))
+      return done(std::move(*error));
+    reconciler->attribute(request, std::move(done));
   });
   server.onInitialize([&server, reconciler](const InitializeParams& params, json&) {
     const json& options = params.initializationOptions;
@@ -106,6 +126,13 @@ void addDiskModeConflictMethods(HashlineService& service) {
                                                    "there are no conflicts to resolve");
     error.withHint("conflicts exist only while an editor runs `hashline lsp` on the workspace");
     done(refusalToJSON(error));
+  });
+  service.addMethod("attribute", [](const json& params, ServiceCallback done) {
+    AttributeRequest request;
+    if (std::optional<RpcError> error = parseAttributeRequest(params, request))
+      return done(std::move(*error));
+    done(json{{"status", "ok"},
+              {"note", "no editor sidecar holds this workspace: nothing is reconciled"}});
   });
 }
 

@@ -3,6 +3,8 @@
 
 #include "lsp/protocol/params_reader.h"
 
+#include <algorithm>
+
 namespace hashline::lsp {
 
 std::optional<RpcError> parseConflictsRequest(const nlohmann::json& params, ConflictsRequest& out) {
@@ -20,6 +22,20 @@ std::optional<RpcError> parseResolveRequest(const nlohmann::json& params, Resolv
     return reader.error;
   if (!take) return invalidParams("resolve", "params.take", "missing (\"theirs\" or \"ours\")");
   out.take_theirs = *take == "theirs";
+  return std::nullopt;
+}
+
+std::optional<RpcError> parseAttributeRequest(const nlohmann::json& params, AttributeRequest& out) {
+  ParamsReader reader(params, "attribute");
+  std::optional<std::int64_t> seconds;
+  if (!reader.ok() || !reader.optString({"uri"}, out.uri) ||
+      !reader.optString({"path"}, out.path) || !reader.string({"agent"}, out.agent, true) ||
+      !reader.string({"session"}, out.session, false) ||
+      !reader.integer({"seconds"}, seconds, false, 1))
+    return reader.error;
+  if (!out.uri && !out.path)
+    return invalidParams("attribute", "params.path", "missing (the file's path or uri)");
+  if (seconds) out.seconds = std::min<std::int64_t>(*seconds, 3600);
   return std::nullopt;
 }
 

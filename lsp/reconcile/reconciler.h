@@ -19,7 +19,8 @@
 // Mode `clean` merges only buffers whose text equals the base; `off` watches nothing.
 // A file that disappears (and stays away past a grace time) leaves the buffer as it is; the
 // user is told once. Every outcome is sent as `hashline/reconciled`; conflicts also as
-// `window/showMessage`. Methods `conflicts` and `resolve` are added to the agent service.
+// `window/showMessage`. Methods `conflicts`, `resolve` and `attribute` are added to the agent
+// service (`attribute`: the ACP proxy names the agent whose tool call writes a file next).
 // Threading: the server's io_context thread.
 #pragma once
 
@@ -65,6 +66,9 @@ public:
   void conflicts(const ConflictsRequest& request, ServiceCallback done);
   /// `resolve {conflict, take: "theirs" | "ours"}` (reconcile_methods.cpp).
   void resolve(const ResolveRequest& request, ServiceCallback done);
+  /// `attribute {uri? | path?, agent, session?, seconds?}` (reconcile_methods.cpp): the merges
+  /// of the file's foreign writes until then are journaled as this agent's.
+  void attribute(const AttributeRequest& request, ServiceCallback done);
 
 private:
   struct Tracked;
@@ -92,8 +96,12 @@ private:
                      std::uint64_t op);
   /// The merge found nothing to do because the editor reloaded the file itself: journal that.
   void journalRacingReload(Tracked& tracked, const PendingMerge& state);
-  /// Who the journal says made a reconciled edit: session `disk`, the configured agent.
-  CallerIdentity diskCaller() const;
+  /// Who the journal says made a reconciled edit: session `disk`, the configured agent — or, for
+  /// document `key`, the agent an unexpired `attribute` named.
+  CallerIdentity diskCaller(const std::string& key = {}) const;
+  /// The canonical URI a `uri` or `path` (relative: to the first root) names.
+  std::optional<std::string> keyOf(const std::optional<std::string>& uri,
+                                   const std::optional<std::string>& path) const;
   void finishMerge(const std::string& key);
   /// Waits (re-arms) until `limit` after the last write, for what the editor does on its own (its
   /// save's didChange or didSave, its reload of a clean buffer); false when that has passed.
@@ -122,6 +130,11 @@ private:
   std::map<std::string, std::string> by_path_;              // file path → canonical URI
   ConflictList conflicts_;
   std::string conflicts_file_;
+  struct Attribution {
+    CallerIdentity caller;
+    std::chrono::steady_clock::time_point until;
+  };
+  std::map<std::string, Attribution> attributions_; // canonical URI →
   /// Unmaps spare read buffers once writes have stopped for their life (read_buffers.h).
   boost::asio::steady_timer spare_expiry_;
 };

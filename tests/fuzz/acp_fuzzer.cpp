@@ -7,7 +7,8 @@
 //   proxy rewrites it (client initialize / session setup, which must then parse as a request of
 //   the same method and id, with fs read/write advertised for initialize);
 // - everything the proxy writes itself is a JSON-RPC error response with a code;
-// - agent fs/* requests become file calls, never forwarded lines;
+// - agent fs/* requests become file calls, never forwarded lines; session/update tool calls
+//   may add attributions of absolute paths, and still pass unchanged;
 // - after the agent is gone no client request is pending.
 #include "lsp/acp/acp_message.h"
 #include "lsp/acp/proxy_core.h"
@@ -84,8 +85,18 @@ HASHLINE_FUZZ_TARGET(acp) {
       AcpMessage sent = hashline::acp::readAcpLine(line);
       const bool fs = sent.method == "fs/read_text_file" || sent.method == "fs/write_text_file";
       if (fs) FUZZ_CHECK(out.to_client.empty(), "fs/* forwarded: " + line);
-      FUZZ_CHECK(out.file_calls.size() == (fs && sent.kind == MessageKind::Request ? 1u : 0u),
-                 line);
+      std::size_t fs_calls = 0;
+      for (const hashline::acp::FileCall& call : out.file_calls) {
+        if (call.kind != hashline::acp::FileCall::Kind::Attribute) {
+          ++fs_calls;
+          continue;
+        }
+        // Attributions come only from session/update tool calls, for absolute paths.
+        FUZZ_CHECK(sent.method == "session/update" && sent.kind == MessageKind::Notification, line);
+        const std::string path = call.params.value("path", std::string());
+        FUZZ_CHECK(!path.empty() && path[0] == '/', line);
+      }
+      FUZZ_CHECK(fs_calls == (fs && sent.kind == MessageKind::Request ? 1u : 0u), line);
       break;
     }
     case 6:

@@ -9,6 +9,7 @@
 #include "tests/lsp/support/lsp_client.h"
 
 #include <gtest/gtest.h>
+#include <thread>
 
 namespace hashline::test {
 namespace {
@@ -116,6 +117,46 @@ TEST_F(AcpFilesSidecar, AWriteOverTheUsersNewTypingIsRefused) {
   EXPECT_EQ(editor_.snapshot(uri_)["sha256"], sha256Hex(buffer_));
   CliRun log = runHashline({"log", "--json"}, sandbox_.workspace());
   EXPECT_EQ(log.json()["ops"].size(), 0u) << log.out;
+}
+
+TEST_F(AcpFilesSidecar, AnAgentsOwnDiskWriteIsMergedAndJournaledUnderItsName) {
+  std::string session = client_.start(sandbox_.workspace());
+  // The agent announces an edit of the file (as Claude Code through ACP does before it writes
+  // the disk itself); the client gets the notification unchanged.
+  const std::string tool_call = json{{"jsonrpc", "2.0"},
+                                     {"method", "session/update"},
+                                     {"params",
+                                      {{"sessionId", session},
+                                       {"update",
+                                        {{"sessionUpdate", "tool_call"},
+                                         {"toolCallId", "toolu_1"},
+                                         {"title", "Edit notes.txt"},
+                                         {"kind", "edit"},
+                                         {"status", "pending"},
+                                         {"locations", json::array({{{"path", path_}}})}}}}}}
+                                    .dump();
+  client_.agentSends(tool_call);
+  auto forwarded =
+      client_.waitLine([](const json& m) { return m.value("method", "") == "session/update"; });
+  ASSERT_TRUE(forwarded) << client_.log();
+  EXPECT_EQ(*forwarded, tool_call);
+  // fs/* calls run in order: once this read is answered, the sidecar knows whose write is next.
+  agentAsks(100, "fs/read_text_file", {{"sessionId", session}, {"path", path_}});
+  ASSERT_TRUE(answerTo(100).contains("result")) << client_.log();
+
+  sandbox_.write("notes.txt", "one\ntwo\nTHREE (agent)\nfour\n"); // the agent's own write
+  editorApplies();                                                // the reconciler's merge
+  EXPECT_EQ(buffer_, "TYPED\none\ntwo\nTHREE (agent)\nfour\n");
+  editor_.sync();
+  json ops;
+  for (int i = 0; i < 300 && ops.empty(); ++i) { // the op is journaled once the mirror confirms
+    ops = runHashline({"log", "--json"}, sandbox_.workspace()).json()["ops"];
+    if (ops.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_EQ(ops.size(), 1u) << ops << editor_.log();
+  EXPECT_EQ(ops[0]["method"], "reconcile");
+  EXPECT_EQ(ops[0]["agent"], "puppet-agent");
+  EXPECT_EQ(ops[0]["session"], session);
 }
 
 } // namespace
