@@ -7,11 +7,11 @@
 #include "lsp/acp/proxy_loop.h"
 #include "lsp/cli/arguments.h"
 #include "lsp/disk/workspace_roots.h"
+#include "lsp/platform/process.h"
 #include "lsp/support/log.h"
 #include "lsp/transport/line_framing.h"
 
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <unistd.h>
@@ -130,7 +130,7 @@ int runAcpCommand(std::vector<std::string> raw) {
   proxy.hashline_binary = acp::currentExecutablePath();
   proxy.new_session_prefix = "acp-" + std::to_string(::getpid());
 
-  ::signal(SIGPIPE, SIG_IGN); // a vanished reader is a write error, not a kill
+  platform::ignoreBrokenPipe(); // a vanished reader is a write error, not a kill
   std::string error;
   std::optional<acp::AgentProcess> process = acp::startAgent(command, error);
   if (!process) {

@@ -1,11 +1,12 @@
 // Starting and ending the agent's process group; see agent_process.h.
 #include "lsp/acp/agent_process.h"
 
+#include "lsp/platform/executable_path.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <filesystem>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -141,12 +142,8 @@ std::optional<int> endAgentGroup(pid_t pid, bool reaped, std::chrono::millisecon
 }
 
 std::string currentExecutablePath() {
-  std::error_code error;
-#ifdef __linux__
-  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (!error && self.is_absolute()) return self.string();
-#endif
-  return "hashline";
+  std::string self = platform::ownExecutablePath();
+  return self.empty() ? std::string("hashline") : self;
 }
 
 } // namespace hashline::acp

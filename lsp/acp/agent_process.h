@@ -38,7 +38,8 @@ std::optional<int> reapAgent(pid_t pid, std::string& status_text);
 std::optional<int> endAgentGroup(pid_t pid, bool reaped, std::chrono::milliseconds grace,
                                  std::string& status_text);
 
-/// This program's absolute path (what the injected MCP server runs); "hashline" when unknown.
+/// This program's absolute path (what the injected MCP server runs; lsp/platform); "hashline"
+/// when the OS does not tell.
 std::string currentExecutablePath();
 
 } // namespace hashline::acp
