@@ -2,6 +2,9 @@
 // settings.json `extensions`, and it registers the tools hashline_read and hashline_edit, each
 // running the `hashline` CLI ($HASHLINE_BIN, else `hashline` on PATH) in pi's working directory.
 // With an editor running `hashline lsp` on the project the edits land in its open buffers.
+// No fallback of its own: when the editor's sidecar is gone the CLI refuses edits with
+// SIDECAR_GONE (the tool fails with that text) and answers reads from the disk with a warning on
+// stderr, which is put first in the tool's text so the model sees it before the rows.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
 import { execFile } from "node:child_process";
@@ -14,7 +17,7 @@ function hashline(args: string[], cwd: string, signal?: AbortSignal) {
     execFile(bin, [...args, "--session", session, "--agent", "pi"],
       { cwd, signal, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
-        const text = stdout + (stderr ? (stdout ? "\n" : "") + stderr : "");
+        const text = stderr + (stdout ? (stderr ? "\n" : "") + stdout : "");
         resolve({ text: text || String(error ?? ""), failed: Boolean(error) });
       });
   });

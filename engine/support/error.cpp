@@ -12,7 +12,7 @@ struct CodeInfo {
   std::string_view hint;
 };
 
-constexpr std::array<CodeInfo, 23> kCodes{{
+constexpr std::array<CodeInfo, 24> kCodes{{
     {ErrorCode::NotObserved, "NOT_OBSERVED", "read the file first, then retry the edit"},
     {ErrorCode::StaleVersion, "STALE_VERSION",
      "the file changed since you read it; re-read it, then retry"},
@@ -53,6 +53,10 @@ constexpr std::array<CodeInfo, 23> kCodes{{
      "list the file's symbols with hashline outline PATH, then name one (Class.method)"},
     {ErrorCode::NoSymbols, "NO_SYMBOLS",
      "no language server in the editor gives this file's symbols; read it with --from/--to"},
+    {ErrorCode::SidecarGone, "SIDECAR_GONE",
+     "the editor's hashline sidecar is not answering: restart it in the editor (Neovim "
+     ":HashlineRestart, VS Code: hashline: Restart Server) or wait until it is back, then read and "
+     "retry; to write the disk anyway, ask the user first, then pass --disk"},
 }};
 
 const CodeInfo& infoOf(ErrorCode code) {

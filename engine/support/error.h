@@ -39,6 +39,7 @@ enum class ErrorCode {
   InvalidPattern,
   SymbolNotFound,
   NoSymbols,
+  SidecarGone,
 };
 
 /// "NOT_OBSERVED", "STALE_ANCHOR", ... — the wire name of a code.

@@ -531,11 +531,63 @@ void VerifiedEdit::recordFreshAnchors(Observation& observation, std::int64_t ver
   observation.recordAnchors(version, tier, line_count_after, lsp_line_count_after, fresh_anchors);
 }
 
+// NOT_OBSERVED for anchors the session holds from elsewhere — most often a sidecar that
+// restarted (its reads died with it): the lines those anchors name, as the text is now, with
+// fresh anchors recorded as issued, so the agent checks them and retries in one step. The rows
+// are the current text at the stated line numbers, never a guess at where the lines went.
+void offerNamedLines(Error& error, const TextState& state, Observation& observation,
+                     const std::vector<AnchoredEdit>& edits, const VerifyOptions& options) {
+  auto parsed = parseEdits(edits);
+  if (!parsed || state.text.lineCount() == 0) return;
+  AnchorComputer current(state.text, state.version, state.log, options.cache);
+  const std::uint32_t last_line = current.lineCount();
+  std::vector<std::uint32_t> lines;
+  for (const ParsedEdit& edit : *parsed) {
+    if (edit.position == Position::Top) lines.push_back(1);
+    if (edit.position == Position::End) lines.push_back(last_line);
+    if (edit.anchor) lines.push_back(edit.anchor->line);
+    if (edit.end) lines.push_back(edit.end->line);
+  }
+  if (lines.empty()) return;
+  std::sort(lines.begin(), lines.end());
+  const Tier tier = observation.tier(options.tier);
+  const std::int64_t context = options.context_lines;
+  constexpr std::size_t kMaxRows = 64; // a large batch: the first windows; a read shows the rest
+  std::int64_t first = std::int64_t(lines.front()) - context, last = lines.front() + context;
+  auto flush = [&] {
+    if (error.data.fresh_anchors.size() >= kMaxRows || first > std::int64_t(last_line)) return;
+    for (AnchoredRow& row : freshRows(current, tier, first, last))
+      if (error.data.fresh_anchors.size() < kMaxRows)
+        error.data.fresh_anchors.push_back(std::move(row));
+  };
+  for (std::uint32_t line : lines) {
+    if (std::int64_t(line) - context <= last + 1) {
+      last = std::max<std::int64_t>(last, std::int64_t(line) + context);
+      continue;
+    }
+    flush();
+    first = std::int64_t(line) - context;
+    last = std::int64_t(line) + context;
+  }
+  flush();
+  if (error.data.fresh_anchors.empty()) return;
+  error.message = "this session has not read the file here (a restarted sidecar forgets every "
+                  "read, so anchors issued before a restart are unknown); the lines your anchors "
+                  "name are shown as they are now, with fresh anchors";
+  error.hint = "check that these are the lines you meant, then retry with their fresh anchors "
+               "(or read the file)";
+  recordErrorAnchors(error, &observation, state, current);
+}
+
 Result<VerifiedEdit> verifyAnchoredEdits(const TextState& state, Observation* observation,
                                          const std::vector<AnchoredEdit>& edits,
                                          const VerifyOptions& options) {
-  if (Status status = checkBatch(state, observation, edits); !status.ok())
-    return std::move(status).error();
+  if (Status status = checkBatch(state, observation, edits); !status.ok()) {
+    Error error = std::move(status).error();
+    if (error.code == ErrorCode::NotObserved && observation != nullptr)
+      offerNamedLines(error, state, *observation, edits, options);
+    return error;
+  }
   const std::size_t count = edits.size();
   const Tier tier = observation ? observation->tier(options.tier) : options.tier;
 

@@ -13,7 +13,10 @@
 //
 // Checks, in order (the first failing step refuses the whole batch; nothing is applied):
 //   0. no edits → NO_CHANGE; a `write` mixed with other edits → OVERLAPPING_EDITS; missing file
-//      and not a lone write → FILE_NOT_FOUND; never observed → NOT_OBSERVED.
+//      and not a lone write → FILE_NOT_FOUND; never observed → NOT_OBSERVED. Given an (empty)
+//      observation rather than nullptr, the refusal carries the lines the edits' anchors name
+//      (±context, as the text is now) with fresh anchors recorded in it as issued — one step back
+//      for an agent whose reads a restarted sidecar forgot (the service does so for open buffers).
 //   1. input, per edit in request order: anchors parse (MALFORMED_ANCHOR), `end` not before the
 //      anchor, content without pasted read prefixes (`12:abc:rst→`, MALFORMED_ANCHOR) and valid
 //      UTF-8 without NUL (NOT_TEXT).

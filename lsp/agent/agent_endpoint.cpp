@@ -138,6 +138,9 @@ void AgentEndpoint::updateRoots(const std::vector<std::string>& roots) {
     char resolved[PATH_MAX];
     info.roots.push_back(::realpath(root.c_str(), resolved) ? std::string(resolved) : root);
   }
+  info.pid_start = agent::processStartTime(info.pid);
+  info.editor_pid = editor_pid_;
+  info.editor_start = agent::processStartTime(editor_pid_);
   info.socket = socket_path_;
   info.version = std::string(programVersion());
   info.started = started_;

@@ -37,6 +37,10 @@ public:
   AgentEndpoint(const AgentEndpoint&) = delete;
   AgentEndpoint& operator=(const AgentEndpoint&) = delete;
 
+  /// The editor that started this sidecar (initialize's processId, else the parent); named in
+  /// the discovery file so a record left by a crash is kept while that editor runs. Call
+  /// before listen.
+  void setEditorProcess(std::int64_t pid) { editor_pid_ = pid; }
   /// Binds the socket, publishes the discovery file for `roots`, starts accepting.
   Status listen(const std::vector<std::string>& roots);
   /// Rewrites the discovery file with new roots (workspace folders changed).
@@ -61,6 +65,7 @@ private:
   std::string socket_path_;
   std::string discovery_file_;
   std::string started_; // ISO-8601 UTC, set by listen
+  std::int64_t editor_pid_ = 0;
   std::map<AgentConnection*, std::unique_ptr<AgentConnection>> connections_;
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };

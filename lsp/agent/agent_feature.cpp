@@ -79,6 +79,9 @@ void registerAgentEndpoint(LspServer& server, AgentService& service) {
                                                  : "HASHLINE_AGENT_SOCKET");
       return;
     }
+    // The editor: what initialize names, else whoever started this process.
+    endpoint->setEditorProcess(params.processId && *params.processId > 0 ? *params.processId
+                                                                         : ::getppid());
     Status listening = endpoint->listen(server.workspaceRoots());
     if (!listening) {
       log::error("agent socket unavailable: ", listening.error().message);

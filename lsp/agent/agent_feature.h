@@ -1,7 +1,9 @@
 // The agent socket inside `hashline lsp`: wiring of AgentEndpoint into the server (features.cpp).
 //
 // After `initialize` (when the workspace roots are known) it opens the private socket and
-// publishes the discovery file, unless the client said `initializationOptions.agentSocket:
+// publishes the discovery file — naming the editor (initialize's processId, else this process's
+// parent), so a record a crash leaves behind is kept while that editor runs (discovery.h) —
+// unless the client said `initializationOptions.agentSocket:
 // false` or the environment has HASHLINE_AGENT_SOCKET=0. Roots are those of initialize (the
 // service confines disk work to them too; workspace folder changes are not followed yet). The
 // socket shares `service` with the LSP commands, so an agent's reads through the socket and its

@@ -3,6 +3,7 @@
 
 #include "engine/forms/patch_parser.h"
 #include "lsp/agent/discovery.h"
+#include "lsp/agent/sidecar_gone.h"
 #include "lsp/disk/state_dir.h"
 #include "lsp/disk/workspace_roots.h"
 #include "lsp/journal/journal_service.h"
@@ -66,6 +67,14 @@ AgentRouter::AgentRouter(RouterOptions options) : options_(std::move(options)) {
   if (!options_.workspace)
     if (const char* value = std::getenv("HASHLINE_WORKSPACE"); value && *value)
       options_.workspace = value;
+  if (!options_.ping_timeout) {
+    options_.ping_timeout = std::chrono::milliseconds(10'000);
+    if (const char* value = std::getenv("HASHLINE_SIDECAR_PING_MS"); value && *value) {
+      char* end = nullptr;
+      long long ms = std::strtoll(value, &end, 10);
+      if (end && *end == '\0' && ms > 0) options_.ping_timeout = std::chrono::milliseconds(ms);
+    }
+  }
 }
 
 std::string AgentRouter::baseDir() const {
@@ -96,37 +105,29 @@ bool discoveryEnabled() {
   return !(no_sidecar && std::string(no_sidecar) == "1");
 }
 
-std::string describe(const SidecarInfo& sidecar) {
-  std::string roots;
-  for (const auto& root : sidecar.roots)
-    roots += (roots.empty() ? "" : ", ") + root;
-  return "the editor's hashline sidecar (pid " + std::to_string(sidecar.pid) + ", roots " + roots +
-         ")";
-}
-
 // Where a patch goes: the one sidecar whose roots hold its files, or the disk when no sidecar
 // holds any. The patch is verified and applied all-or-nothing in one place — the sidecar sends
 // each file to its open buffer or to the disk itself — so files held by two sidecars, or by a
 // sidecar and by none, are refused before anything is read or written.
-Result<std::optional<SidecarInfo>> sidecarForPatch(const std::vector<std::string>& paths,
-                                                   const std::string& root) {
-  std::optional<SidecarInfo> chosen;
+Result<std::optional<SidecarRecord>> sidecarForPatch(const std::vector<std::string>& paths,
+                                                     const std::string& root) {
+  std::optional<SidecarRecord> chosen;
   std::optional<std::string> chosen_path, unclaimed_path;
   for (const std::string& path : paths) {
     auto real = disk::resolveRealPath(joinPath(root, path), root);
     if (!real) continue; // refused where the patch goes, with the rest of the patch
-    std::optional<SidecarInfo> sidecar = findSidecarFor(*real);
+    std::optional<SidecarRecord> sidecar = findRecordFor(*real);
     if (!sidecar) {
       if (!unclaimed_path) unclaimed_path = path;
     } else if (!chosen) {
       chosen = std::move(sidecar);
       chosen_path = path;
-    } else if (sidecar->pid != chosen->pid) {
-      Error error =
-          Error::make(ErrorCode::OutsideWorkspace,
-                      "the patch touches " + *chosen_path + ", served by " + describe(*chosen) +
-                          ", and " + path + ", served by " + describe(*sidecar) +
-                          "; one patch is applied all-or-nothing in one workspace");
+    } else if (sidecar->info.pid != chosen->info.pid) {
+      Error error = Error::make(ErrorCode::OutsideWorkspace,
+                                "the patch touches " + *chosen_path + ", served by " +
+                                    describeSidecar(chosen->info) + ", and " + path +
+                                    ", served by " + describeSidecar(sidecar->info) +
+                                    "; one patch is applied all-or-nothing in one workspace");
       error.withHint("split the patch into one per editor workspace and apply each");
       error.data.path = path;
       return error;
@@ -134,7 +135,7 @@ Result<std::optional<SidecarInfo>> sidecarForPatch(const std::vector<std::string
     if (chosen && unclaimed_path) {
       Error error = Error::make(ErrorCode::OutsideWorkspace,
                                 "the patch touches " + *chosen_path + ", served by " +
-                                    describe(*chosen) + ", and " + *unclaimed_path +
+                                    describeSidecar(chosen->info) + ", and " + *unclaimed_path +
                                     ", outside that editor's workspace; one patch is applied "
                                     "all-or-nothing in one workspace");
       error.withHint("split the patch: one for the files under the editor's roots, one for the "
@@ -156,7 +157,7 @@ ServiceOutcome AgentRouter::call(const std::string& method, json params) {
 
   // The real path that decides the route (a patch: each of its files).
   std::optional<std::string> key_path;
-  std::optional<SidecarInfo> sidecar;
+  std::optional<SidecarRecord> sidecar;
   if (usesPath(method) && params.contains("path") && params["path"].is_string()) {
     std::string absolute = joinPath(base, params["path"].get<std::string>());
     params["path"] = absolute;
@@ -176,27 +177,64 @@ ServiceOutcome AgentRouter::call(const std::string& method, json params) {
   // Anything else without a file of its own (a path that does not resolve, a new method) goes
   // where the workspace goes: the sidecar answers it, or the disk service refuses it properly.
   if (!key_path) key_path = diskRoots().front();
-  if (!sidecar && discover) sidecar = findSidecarFor(*key_path);
+  if (!sidecar && discover) sidecar = findRecordFor(*key_path);
   if (!sidecar) return callDisk(method, std::move(params));
+  if (!sidecar->live())
+    return callWhileGone(method, std::move(params), sidecar->info, *key_path,
+                         "it exited without shutting down (killed or crashed) while its editor "
+                         "still runs");
 
   route_.backend = RouteInfo::Backend::Sidecar;
-  route_.sidecar_pid = sidecar->pid;
-  route_.roots = sidecar->roots;
-  auto outcome =
-      callSidecar(sidecar->socket, "hashline/" + method, params, options_.sidecar_timeout);
-  if (outcome) return std::move(*outcome);
-  Error error =
-      Error::make(ErrorCode::IoError, describe(*sidecar) + " serves " + *key_path +
-                                          " but did not answer: " + outcome.error().message);
-  error.withHint("retry; if the editor is hung, save and close the file there (or stop the "
-                 "editor) — hashline never writes the disk behind an open buffer");
-  error.data.path = *key_path;
-  return refusal(std::move(error));
+  route_.sidecar_pid = sidecar->info.pid;
+  route_.roots = sidecar->info.roots;
+  SidecarConnection connection(sidecar->info.socket);
+  // Alive first: a sidecar that does not answer a ping is never handed the request.
+  SidecarAnswer pong = connection.call("hashline/ping", json::object(), *options_.ping_timeout);
+  const json* pong_result = nullptr;
+  if (auto* outcome = std::get_if<ServiceOutcome>(&pong)) pong_result = std::get_if<json>(outcome);
+  if (!pong_result || !pong_result->is_object() || !pong_result->value("pong", false)) {
+    std::string why = "it does not answer";
+    if (auto* failed = std::get_if<SidecarFault>(&pong)) {
+      if (failed->kind == SidecarFault::Kind::Unreachable)
+        why = "its socket refuses connections (" + failed->message + ")";
+      else if (failed->kind == SidecarFault::Kind::NoAnswer)
+        why = "it did not answer within " + std::to_string(options_.ping_timeout->count()) +
+              " ms (hung or stopped)";
+      else
+        why = "it dropped the connection (" + failed->message + ")";
+    }
+    return callWhileGone(method, std::move(params), sidecar->info, *key_path, why);
+  }
+  SidecarAnswer answer = connection.call("hashline/" + method, params, options_.sidecar_timeout);
+  if (auto* outcome = std::get_if<ServiceOutcome>(&answer)) return std::move(*outcome);
+  const SidecarFault& failed = std::get<SidecarFault>(answer);
+  std::string why =
+      failed.kind == SidecarFault::Kind::NoAnswer
+          ? "did not answer within " + std::to_string(options_.sidecar_timeout.count()) + " ms"
+          : "failed (" + failed.message + ")";
+  return refusal(sidecarLost(sidecar->info, *key_path, why));
 }
 
-ServiceOutcome AgentRouter::callDisk(const std::string& method, json params) {
+ServiceOutcome AgentRouter::callWhileGone(const std::string& method, json params,
+                                          const SidecarInfo& sidecar, const std::string& path,
+                                          const std::string& why) {
+  Error gone = sidecarGone(sidecar, path, why);
+  const bool reads = readsOnly(method);
+  if (!reads && !options_.force_disk) return refusal(refusedWhileGone(std::move(gone)));
+  log::info("sidecar pid ", sidecar.pid, " is gone; ", reads ? "reading" : "writing (--disk)",
+            " the disk");
+  // On the dead sidecar's roots: the files and the journal it worked on.
+  ServiceOutcome outcome = callDisk(method, std::move(params), sidecar.roots);
+  route_.sidecar_gone = true;
+  route_.sidecar_pid = sidecar.pid;
+  if (json* result = std::get_if<json>(&outcome)) addGoneWarning(*result, gone, !reads);
+  return outcome;
+}
+
+ServiceOutcome AgentRouter::callDisk(const std::string& method, json params,
+                                     std::vector<std::string> roots) {
   route_.backend = RouteInfo::Backend::Disk;
-  route_.roots = diskRoots();
+  route_.roots = roots.empty() ? diskRoots() : std::move(roots);
   for (const auto& root : route_.roots)
     if (!isDirectory(root))
       return refusal(

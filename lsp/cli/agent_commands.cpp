@@ -1,7 +1,6 @@
 // The agent subcommands of the CLI; see agent_commands.h.
 #include "lsp/cli/agent_commands.h"
 
-#include "lsp/agent/agent_router.h"
 #include "lsp/cli/render.h"
 #include "lsp/disk/workspace_roots.h"
 #include "lsp/platform/memory_tuning.h"
@@ -41,10 +40,15 @@ constexpr const char* kGlobalHelp =
     "                    of the new text and reports what it introduced and removed\n"
     "  --no-diagnostics  do not wait for or report diagnostics\n"
     "  --log-level L     error, warn (default), info or debug; the log goes to stderr\n"
+    "  --disk            when the editor's sidecar for the workspace is gone (SIDECAR_GONE),\n"
+    "                    work on the disk anyway — ask the user first: the editor may hold\n"
+    "                    unsaved changes that a disk write leaves behind\n"
     "  -h, --help        show this help\n"
     "\n"
     "The command talks to the editor's `hashline lsp` whose workspace holds the file (edits land\n"
     "in the open buffer, unsaved text included); with no editor it works on the disk directly.\n"
+    "When the editor still runs but its sidecar died or does not answer, edits are refused with\n"
+    "SIDECAR_GONE and reads come from the disk with a warning on stderr (`warning` in --json).\n"
     "exit status: 0 ok or applied, 1 refused (the error code is printed first on stderr), 2 "
     "usage.\n";
 
@@ -224,6 +228,10 @@ bool takeGlobalOption(Arguments& args, GlobalOptions& global) {
     global.confirm = true;
     return true;
   }
+  if (args.flag("--disk")) {
+    global.disk = true;
+    return true;
+  }
   if (args.option("--session", value)) {
     global.session = value;
     return true;
@@ -263,6 +271,18 @@ bool takeGlobalOption(Arguments& args, GlobalOptions& global) {
   return false;
 }
 
+agent::RouterOptions routerOptions(const GlobalOptions& global) {
+  agent::RouterOptions options;
+  options.workspace = global.workspace;
+  options.force_disk = global.disk;
+  return options;
+}
+
+void printWarning(const json& result) {
+  std::string text = renderWarning(result);
+  std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
 int runServiceCall(const std::string& command, const std::string& method, json params,
                    const GlobalOptions& global) {
   if (auto level = log::levelFromName(global.log_level))
@@ -289,8 +309,7 @@ int runServiceCall(const std::string& command, const std::string& method, json p
   // Human output prints the joined rows: the per-row objects are not needed (nor built).
   if ((method == "read" || method == "symbol") && !global.json) params["format"] = "text";
 
-  agent::RouterOptions options;
-  options.workspace = global.workspace;
+  agent::RouterOptions options = routerOptions(global);
   // An edit may wait for a person to confirm it in the editor: wait longer than the sidecar does.
   options.sidecar_timeout = std::max(options.sidecar_timeout,
                                      lsp::ServiceOptions::fromEnvironment().confirm_apply_timeout +
@@ -307,6 +326,7 @@ int runServiceCall(const std::string& command, const std::string& method, json p
   const json& result = std::get<json>(outcome);
   bool refused = isRefusal(result);
   if (global.json) std::printf("%s\n", result.dump(2).c_str());
+  printWarning(result);
   if (refused) {
     std::string text = renderRefusal(result);
     std::fwrite(text.data(), 1, text.size(), stderr);

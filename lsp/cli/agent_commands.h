@@ -7,12 +7,14 @@
 //
 // Global flags, accepted before or after the subcommand: --session ID (or HASHLINE_SESSION;
 // default "default"), --agent NAME, --turn T, --workspace DIR (or HASHLINE_WORKSPACE), --json,
-// --log-level L. The journal's subcommands (undo, rewind, log, diff, …) reuse `takeGlobalOption`
-// and `runServiceCall` so they behave the same.
+// --log-level L, --disk (write the disk when the editor's sidecar is gone: SIDECAR_GONE
+// otherwise; agent_router.h). The journal's subcommands (undo, rewind, log, diff, …) reuse
+// `takeGlobalOption` and `runServiceCall` so they behave the same.
 //
 // Threading: blocking, the main thread.
 #pragma once
 
+#include "lsp/agent/agent_router.h"
 #include "lsp/cli/arguments.h"
 
 #include <cstdint>
@@ -35,11 +37,17 @@ struct GlobalOptions {
   std::optional<std::int64_t> diagnostics_wait_ms;
   bool no_diagnostics = false;
   std::string log_level = "warn";
+  bool disk = false; // --disk: work on the disk when the workspace's sidecar is gone
 };
 
 /// If the next argument is a global flag, consumes it into `global` and returns true. A bad
 /// value sets `args.error`.
 bool takeGlobalOption(Arguments& args, GlobalOptions& global);
+
+/// The router's options from the global flags (--workspace, --disk).
+agent::RouterOptions routerOptions(const GlobalOptions& global);
+/// Prints a result's SIDECAR_GONE warning (answered from the disk) on stderr, if it has one.
+void printWarning(const nlohmann::json& result);
 
 /// Adds session/agent/turn to `params`, routes the call, prints the outcome; returns the exit
 /// code. `command` names the subcommand in messages.

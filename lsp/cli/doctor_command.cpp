@@ -310,6 +310,16 @@ void checkAcpClients(Report& report, const std::string& home) {
 std::optional<nlohmann::json> checkSidecar(Report& report, const std::string& project_dir) {
   std::error_code error;
   std::string real = fs::canonical(project_dir, error).string();
+  auto record = agent::findRecordFor(error ? project_dir : real);
+  if (record && !record->live()) {
+    report.problem("the editor's sidecar pid " + std::to_string(record->info.pid) + " for " +
+                       project_dir + " died while its editor (pid " +
+                       std::to_string(record->info.editor_pid) +
+                       ") runs: agents' edits are refused SIDECAR_GONE",
+                   "restart it in the editor (Neovim :HashlineRestart, VS Code: hashline: Restart "
+                   "Server)");
+    return std::nullopt;
+  }
   auto sidecar = agent::findSidecarFor(error ? project_dir : real);
   if (!sidecar) {
     report.info("no editor sidecar serves " + project_dir +
@@ -326,8 +336,8 @@ std::optional<nlohmann::json> checkSidecar(Report& report, const std::string& pr
   }
   report.problem("the sidecar pid " + std::to_string(sidecar->pid) + " for " + project_dir +
                      " does not answer on " + sidecar->socket,
-                 "restart the editor's hashline client (Neovim :LspRestart, VS Code: reload "
-                 "window)");
+                 "restart the editor's hashline client (Neovim :HashlineRestart, VS Code: "
+                 "hashline: Restart Server); agents' edits are refused SIDECAR_GONE meanwhile");
   return std::nullopt;
 }
 

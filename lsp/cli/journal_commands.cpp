@@ -135,9 +135,7 @@ int call(const char* command, const std::string& method, json params, const Pars
   if (!parsed.path.empty()) params["path"] = parsed.path;
   if (parsed.dry_run) params["dry_run"] = true;
 
-  agent::RouterOptions options;
-  options.workspace = global.workspace;
-  agent::AgentRouter router(options);
+  agent::AgentRouter router(routerOptions(global));
   lsp::ServiceOutcome outcome = router.call(method, std::move(params));
   if (auto* fault = std::get_if<lsp::RpcError>(&outcome)) {
     if (global.json) std::printf("%s\n", json{{"error", lsp::toJSON(*fault)}}.dump(2).c_str());
@@ -146,6 +144,7 @@ int call(const char* command, const std::string& method, json params, const Pars
   }
   const json& result = std::get<json>(outcome);
   if (global.json) std::printf("%s\n", result.dump(2).c_str());
+  printWarning(result);
   if (isRefusal(result)) {
     std::string text = renderRefusal(result);
     for (const char* list : {"applied", "rolledBack"})

@@ -67,9 +67,7 @@ std::string renderConflicts(const json& result) {
 }
 
 int call(const char* command, const std::string& method, json params, const Parsed& parsed) {
-  agent::RouterOptions options;
-  options.workspace = parsed.global.workspace;
-  agent::AgentRouter router(options);
+  agent::AgentRouter router(routerOptions(parsed.global));
   lsp::ServiceOutcome outcome = router.call(method, std::move(params));
   if (auto* fault = std::get_if<lsp::RpcError>(&outcome)) {
     if (parsed.global.json)
@@ -79,6 +77,7 @@ int call(const char* command, const std::string& method, json params, const Pars
   }
   const json& result = std::get<json>(outcome);
   if (parsed.global.json) std::printf("%s\n", result.dump(2).c_str());
+  printWarning(result);
   if (isRefusal(result)) {
     std::string text = renderRefusal(result);
     std::fwrite(text.data(), 1, text.size(), stderr);

@@ -196,6 +196,17 @@ std::string renderRefusal(const json& result) {
   return out.str();
 }
 
+std::string renderWarning(const json& result) {
+  if (!result.is_object() || !result.contains("warning") || !result["warning"].is_object())
+    return "";
+  const json& warning = result["warning"];
+  std::string text = "warning: " + warning.value("code", std::string("WARNING")) + ": " +
+                     warning.value("message", std::string()) + "\n";
+  std::string hint = warning.value("hint", std::string());
+  if (!hint.empty()) text += "hint: " + hint + "\n";
+  return text;
+}
+
 std::string renderResult(const std::string& method, const json& result,
                          const std::string& base_dir) {
   if (isRefusal(result)) return renderRefusal(result);

@@ -8,7 +8,9 @@
 //   preview  the same with "preview (nothing written)";
 //   refused  `CODE: message`, `hint: …`, the suggestion and the fresh anchors around the failure
 //            (the code comes first so scripts and models can branch on it);
-//   status   mode, roots, open documents.
+//   status   mode, roots, open documents;
+//   warning  a result's `warning` (SIDECAR_GONE) as `warning: CODE: message` + hint, apart (the
+//            CLI prints it on stderr, MCP first in the text).
 // Threading: none.
 #pragma once
 
@@ -23,6 +25,9 @@ std::string renderResult(const std::string& method, const nlohmann::json& result
                          const std::string& base_dir = "");
 /// The text for a refusal `{status:"refused", error:{code, message, hint, data}}`.
 std::string renderRefusal(const nlohmann::json& result);
+/// `warning: CODE: message` and `hint: …` for a result's `warning` object (SIDECAR_GONE: answered
+/// from the disk); empty when it has none.
+std::string renderWarning(const nlohmann::json& result);
 /// True when `result` is a refusal.
 bool isRefusal(const nlohmann::json& result);
 

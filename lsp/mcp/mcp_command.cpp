@@ -24,7 +24,9 @@ constexpr const char* kUsage =
     "starts it, e.g. `claude mcp add hashline -- hashline mcp`. Tools: hashline_read,\n"
     "hashline_edit, hashline_replace, hashline_headtail, hashline_range, hashline_patch,\n"
     "hashline_draft, hashline_ed, hashline_status. Calls go to the editor's `hashline lsp` whose\n"
-    "workspace holds the file, else to the disk.\n\n"
+    "workspace holds the file, else to the disk. Each call finds the sidecar afresh, so a\n"
+    "restarted one is reached by itself; while an editor's sidecar is gone (died, or does not\n"
+    "answer) edits are refused with SIDECAR_GONE and reads come from the disk with a warning.\n\n"
     "options:\n"
     "  --workspace DIR   workspace root for disk mode (default: $HASHLINE_WORKSPACE, else the\n"
     "                    nearest directory above the current one holding .git, else the current)\n"
@@ -34,6 +36,9 @@ constexpr const char* kUsage =
     "  --tools LIST      offer only these tools, e.g. read,edit,replace,patch (default: all)\n"
     "  --structured      tool results also carry the result object as structuredContent (for\n"
     "                    programs; agents hand it to the model beside or instead of the text)\n"
+    "  --disk            when the editor's sidecar for the workspace is gone, work on the disk\n"
+    "                    anyway instead of refusing edits with SIDECAR_GONE (the user's choice\n"
+    "                    in the MCP configuration; the tools have no such argument)\n"
     "  --max-message-bytes N\n"
     "                    answer lines longer than N bytes with an error and skip them; K, M,\n"
     "                    G suffixes (default: 64M)\n"
@@ -44,7 +49,7 @@ constexpr const char* kUsage =
 int runMcpCommand(std::vector<std::string> raw) {
   Arguments args(std::move(raw));
   std::string workspace, session, agent, log_level = "warn", tools = "all", max_bytes;
-  bool structured = false;
+  bool structured = false, disk = false;
   while (!args.done()) {
     if (args.flag("-h") || args.flag("--help")) {
       std::fputs(kUsage, stdout);
@@ -52,6 +57,10 @@ int runMcpCommand(std::vector<std::string> raw) {
     }
     if (args.flag("--structured")) {
       structured = true;
+      continue;
+    }
+    if (args.flag("--disk")) {
+      disk = true;
       continue;
     }
     if (args.option("--workspace", workspace) || args.option("--session", session) ||
@@ -90,6 +99,7 @@ int runMcpCommand(std::vector<std::string> raw) {
 
   agent::RouterOptions options;
   if (!workspace.empty()) options.workspace = workspace;
+  options.force_disk = disk;
   // Relative paths in tool calls are relative to the workspace root (as the tools say).
   options.base_dir = agent::AgentRouter(options).diskRoots().front();
   // A relative --workspace was taken against the current directory: keep it absolute, or the

@@ -322,7 +322,9 @@ const char* errorVocabulary() {
          "INVALID_ARGUMENTS (an argument has the wrong type or name: fix it as the message says), "
          "SYMBOL_NOT_FOUND (list the symbols with hashline_outline) / NO_SYMBOLS (no language "
          "server: read by lines), "
-         "EDITOR_REJECTED / EDITOR_TIMEOUT / DESYNCED / IO_ERROR (retry once, then tell the user). "
+         "EDITOR_REJECTED / EDITOR_TIMEOUT / DESYNCED / IO_ERROR (retry once, then tell the user), "
+         "SIDECAR_GONE (the editor's hashline sidecar died or hangs: tell the user to restart it "
+         "in the editor, then read again; never work around it). "
          "Nothing is written when an edit is refused.";
 }
 
@@ -370,7 +372,9 @@ json callTool(agent::AgentRouter& router, const ToolCaller& caller, const std::s
   }
   json& result = std::get<json>(outcome);
   bool refused = cli::isRefusal(result);
-  std::string text = cli::renderResult(method, result, router.diskRoots().front());
+  // A SIDECAR_GONE warning (answered from the disk) comes first: the model must see it.
+  std::string text =
+      cli::renderWarning(result) + cli::renderResult(method, result, router.diskRoots().front());
   json answer{{"content", {{{"type", "text"}, {"text", std::move(text)}}}}, {"isError", refused}};
   if (shape == ResultShape::TextAndStructured) answer["structuredContent"] = std::move(result);
   return answer;

@@ -1,8 +1,13 @@
-// processAlive and ignoreBrokenPipe with kill(2) and signal(3).
+// processAlive, processStatus and ignoreBrokenPipe with kill(2), /proc and signal(3).
 #include "lsp/platform/process.h"
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
 #include <sys/types.h>
 
 namespace hashline::platform {
@@ -11,6 +16,32 @@ bool processAlive(std::int64_t pid) {
   if (pid <= 0) return false;
   // EPERM: it exists but is someone else's.
   return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+std::optional<ProcessStatus> processStatus(std::int64_t pid) {
+#if defined(__linux__)
+  if (pid <= 0) return std::nullopt;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // "PID (COMM) STATE PPID ...": the command may hold spaces and parentheses, so fields count
+  // from the last ')': STATE is field 3, starttime field 22.
+  auto close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream fields(stat.substr(close + 1));
+  ProcessStatus status;
+  std::string field;
+  for (int index = 3; index <= 22 && (fields >> field); ++index) {
+    if (index == 3) status.exited = field == "Z" || field == "X";
+    if (index == 22) {
+      status.start_ticks = std::strtoull(field.c_str(), nullptr, 10);
+      return status;
+    }
+  }
+  return std::nullopt;
+#else
+  (void)pid;
+  return std::nullopt;
+#endif
 }
 
 void ignoreBrokenPipe() {

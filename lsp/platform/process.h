@@ -1,15 +1,23 @@
 // Processes and signals: whether a process still runs (the editor that started us, a sidecar
-// named in a discovery file, a Claude Code lock file's owner) and SIGPIPE turned into write
-// errors. kill(pid, 0) and signal() on POSIX; Windows seam: OpenProcess + GetExitCodeProcess,
-// and no SIGPIPE at all.
+// named in a discovery file, a Claude Code lock file's owner), when it started and whether it is
+// a zombie (so a discovery record can tell its process from a reused pid), and SIGPIPE turned
+// into write errors. kill(pid, 0), /proc/PID/stat (Linux; elsewhere unknown) and signal() on
+// POSIX; Windows seam: OpenProcess + GetExitCodeProcess / GetProcessTimes, and no SIGPIPE at all.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 namespace hashline::platform {
 
 /// True while process `pid` exists (also when it belongs to another user); false for pid ≤ 0.
 bool processAlive(std::int64_t pid);
+struct ProcessStatus {
+  std::uint64_t start_ticks = 0; // when it started, in clock ticks since boot
+  bool exited = false;           // a zombie: it died and its parent has not reaped it yet
+};
+/// The kernel's word on `pid`; nullopt when it does not exist or the system does not tell.
+std::optional<ProcessStatus> processStatus(std::int64_t pid);
 /// A write to a closed pipe or socket fails with EPIPE instead of killing the process.
 void ignoreBrokenPipe();
 

@@ -218,6 +218,11 @@ ChangePlanner HashlineService::formPlanner(std::shared_ptr<const FormRequest> re
         TextState state = now.state();
         PlanContext context{state};
         context.observation = observations_.find(request->caller.session, key);
+        // Anchors into an open buffer from a read this sidecar never saw (it restarted):
+        // NOT_OBSERVED shows the lines they name with fresh anchors, recorded here as issued, so
+        // the agent can retry with them. (Disk files keep the plain NOT_OBSERVED: read first.)
+        if (!context.observation && request->kind == FormKind::Anchors && now.open)
+          context.observation = &observations_.observe(request->caller.session, key);
         context.cache = now.cache;
         context.document = now.open ? &now.open->document : nullptr;
         context.retry = retry;

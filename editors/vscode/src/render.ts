@@ -30,6 +30,9 @@ const nextStep: Record<string, string> = {
   INVALID_PATTERN: 'Fix the search pattern (RE2 syntax), or search for the text as it is (literal).',
   SYMBOL_NOT_FOUND: 'List the file\'s symbols with the outline, then name one (Class.method).',
   NO_SYMBOLS: 'No language server gives this file\'s symbols; read it by lines instead.',
+  // The CLI and MCP only (the editor is the sidecar's client, so it never sees it).
+  SIDECAR_GONE:
+    'The editor\'s hashline server is not answering; nothing was changed. Ask the user to restart it (hashline: Restart Server), then read again.',
 };
 
 export function nextStepFor(code: string): string | undefined {

@@ -4,11 +4,11 @@
 // `hashline_read` on FILE; 1 -> call `hashline_edit` replacing line LINE, its anchor copied from
 // the read's rows in the tool result; 2+ -> a final message. Every request is appended to
 // LOG (JSON lines) so the test sees the tools offered and the tool-result bytes handed back.
-// Usage: node chat_model.mjs PORTFILE LOG FILE LINE NEWTEXT
+// Usage: node chat_model.mjs PORTFILE LOG FILE LINE NEWTEXT [PORT] (PORT: listen there, else any)
 import http from "node:http";
 import fs from "node:fs";
 
-const [portFile, log, file, line, newText] = process.argv.slice(2);
+const [portFile, log, file, line, newText, fixedPort] = process.argv.slice(2);
 let calls = 0;
 
 function toolResults(messages) {
@@ -78,5 +78,5 @@ const server = http.createServer((req, res) => {
     res.end("data: [DONE]\n\n");
   });
 });
-server.listen(0, "127.0.0.1", () => fs.writeFileSync(portFile, String(server.address().port)));
+server.listen(Number(fixedPort || 0), "127.0.0.1", () => fs.writeFileSync(portFile, String(server.address().port)));
 setTimeout(() => process.exit(0), 10 * 60 * 1000).unref(); // never outlives a hung test

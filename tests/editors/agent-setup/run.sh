@@ -5,6 +5,9 @@
 # chat_model.mjs, a scripted local OpenAI-compatible endpoint, whose model calls the hashline read
 # tool on a 31-line file and then the edit tool with an anchor copied from the read; the edit must
 # reach the file, and `setup --undo` must leave every file of the home and project as before.
+# Then the same run while the editor's sidecar is gone (a record whose sidecar died while its
+# editor runs): the read reaches the model with the SIDECAR_GONE warning first, the edit comes
+# back refused SIDECAR_GONE, and the file is untouched — MCP (opencode, Copilot) and pi alike.
 # Prints the bytes each CLI handed the model for the read beside the plain `hashline read`.
 # Not yet: the run beside headless Neovim with unsaved typing (see README.md).
 # Usage: HASHLINE_BIN=build/hashline tests/editors/agent-setup/run.sh   (AGENTS=opencode,pi,copilot)
@@ -52,6 +55,64 @@ no_trace() { # no_trace CASE FILE...: each FILE as in CASE/before.sha (absent if
   [ "$#" -gt 0 ] || { echo "setup registered no file"; return 1; }
 }
 
+model=""
+start_model() { # start_model CASE LOG AGENT: the scripted endpoint on CASE/port ($model: its pid)
+  rm -f "$1/port"
+  node "$here/chat_model.mjs" "$1/port" "$1/$2" a.txt 5 "line 5, edited by $3" &
+  model=$!
+  for _ in $(seq 50); do [ -s "$1/port" ] && break; sleep 0.1; done
+}
+
+run_cli() { # run_cli AGENT CASE PORT OUT: the agent CLI, non-interactive, on the prompt
+  local agent="$1" case="$2" port="$3" out="$2/$4"
+  case "$agent" in
+    opencode) (cd "$case/project" && OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 \
+      timeout 180 "$nm/opencode" run -m fake/fake-model "Edit a.txt with the hashline tools.") >"$out" 2>&1 ;;
+    pi) (cd "$case/project" && HASHLINE_BIN="$bin" timeout 180 "$nm/pi" -p --provider fake --model fake-model \
+      "Edit a.txt with the hashline tools.") >"$out" 2>&1 ;;
+    copilot) (cd "$case/project" && COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$port/v1" \
+      COPILOT_PROVIDER_API_KEY=k COPILOT_MODEL=fake-model COPILOT_AUTO_UPDATE=false \
+      timeout 180 "$nm/copilot" -p "Edit a.txt with the hashline tools." --allow-all-tools) >"$out" 2>&1 ;;
+  esac
+}
+
+sidecar_gone() { # sidecar_gone AGENT CASE PORT: the same run while the editor's sidecar is gone
+  # (issue 31): a discovery record whose sidecar died while its editor — a sleep standing in for
+  # it — runs. The read must reach the model with the SIDECAR_GONE warning first, the edit come
+  # back refused with SIDECAR_GONE, and a.txt stay byte for byte as it was.
+  local agent="$1" case="$2" port="$3"
+  sleep 600 & local editor=$!
+  local dead; dead="$(sh -c 'echo $$')" # a process that has exited
+  local project; project="$(realpath "$case/project")"
+  printf '{"pid":%s,"roots":["%s"],"socket":"%s/sidecar-%s.sock","version":"test","started":"x","editorPid":%s}\n' \
+    "$dead" "$project" "$HASHLINE_RUNTIME_DIR" "$dead" "$editor" >"$HASHLINE_RUNTIME_DIR/sidecar-$dead.json"
+  cp "$case/project/a.txt" "$case/a.before"
+  # The endpoint must listen on the port the CLI's provider config names.
+  kill "$model" 2>/dev/null; wait "$model" 2>/dev/null
+  node "$here/chat_model.mjs" "$case/port.gone" "$case/gone.jsonl" a.txt 5 "line 5, edited by $agent" "$port" &
+  model=$!
+  for _ in $(seq 50); do [ -s "$case/port.gone" ] && break; sleep 0.1; done
+  run_cli "$agent" "$case" "$port" gone.out
+  kill "$model" "$editor" 2>/dev/null; wait "$model" "$editor" 2>/dev/null
+  rm -f "$HASHLINE_RUNTIME_DIR/sidecar-$dead.json"
+  check "$agent: sidecar gone: a.txt untouched" cmp "$case/a.before" "$case/project/a.txt"
+  check "$agent: sidecar gone: the read warns SIDECAR_GONE first, the edit is refused SIDECAR_GONE" \
+    python3 - "$case/gone.jsonl" <<'PY'
+import json, sys
+def text(m):
+    c = m.get("content")
+    return c if isinstance(c, str) else "".join(p.get("text", "") for p in (c or []))
+results = []
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    results = [text(m) for m in r["body"].get("messages", []) if m.get("role") == "tool"] or results
+if len(results) < 2: sys.exit("want a read and an edit result, got %d: %r" % (len(results), results))
+if not results[0].startswith("warning: SIDECAR_GONE: "): sys.exit("read result: " + results[0][:300])
+if "SIDECAR_GONE: " not in results[1]: sys.exit("edit result: " + results[1][:300])
+print("read: " + results[0].splitlines()[0][:120]); print("edit: " + results[1][:120])
+PY
+}
+
 run_agent() { # run_agent NAME: one scratch home + project, setup, CLI run, checks, undo
   local agent="$1" case="$work/$1"
   mkdir -p "$case/home" "$case/project/.git" "$case/state" "$case/run" && chmod 700 "$case/run"
@@ -59,9 +120,7 @@ run_agent() { # run_agent NAME: one scratch home + project, setup, CLI run, chec
   export XDG_RUNTIME_DIR="$case/run" XDG_CONFIG_HOME="$case/home/.config"
   unset COPILOT_HOME PI_CODING_AGENT_DIR HASHLINE_SESSION
   seq -f "line %g of a.txt" 31 >"$case/project/a.txt"
-  node "$here/chat_model.mjs" "$case/port" "$case/requests.jsonl" a.txt 5 "line 5, edited by $agent" &
-  local model=$!
-  for _ in $(seq 50); do [ -s "$case/port" ] && break; sleep 0.1; done
+  start_model "$case" requests.jsonl "$agent"
   local port; port="$(cat "$case/port")"
   # The provider config each CLI needs for the local endpoint (not hashline's business).
   case "$agent" in
@@ -80,15 +139,7 @@ run_agent() { # run_agent NAME: one scratch home + project, setup, CLI run, chec
   check "$agent: setup registers hashline" grep -q '^registered: ' "$case/setup.out"
   (cd "$case/project" && "$bin" read a.txt --session plain >"$case/plain.txt")
   local rc=0
-  case "$agent" in
-    opencode) (cd "$case/project" && OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 \
-      timeout 180 "$nm/opencode" run -m fake/fake-model "Edit a.txt with the hashline tools.") >"$case/agent.out" 2>&1 || rc=$? ;;
-    pi) (cd "$case/project" && HASHLINE_BIN="$bin" timeout 180 "$nm/pi" -p --provider fake --model fake-model \
-      "Edit a.txt with the hashline tools.") >"$case/agent.out" 2>&1 || rc=$? ;;
-    copilot) (cd "$case/project" && COPILOT_OFFLINE=true COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$port/v1" \
-      COPILOT_PROVIDER_API_KEY=k COPILOT_MODEL=fake-model COPILOT_AUTO_UPDATE=false \
-      timeout 180 "$nm/copilot" -p "Edit a.txt with the hashline tools." --allow-all-tools) >"$case/agent.out" 2>&1 || rc=$? ;;
-  esac
+  run_cli "$agent" "$case" "$port" agent.out || rc=$?
   kill "$model" 2>/dev/null; wait "$model" 2>/dev/null
   check "$agent: the CLI exits 0" bash -c "[ $rc = 0 ] || { tail -20 '$case/agent.out'; false; }"
   check "$agent: the edit the model made through hashline is in a.txt" \
@@ -117,6 +168,7 @@ PY
   check "$agent: hashline tools offered, read and edit results handed back$([ "$limit" = 0 ] || echo " (read <= ${limit}x plain)")" \
     bash -c "cat '$case/bytes.out'; [ $bytes_rc = 0 ]"
   echo "NOTE $(head -1 "$case/bytes.out")"
+  sidecar_gone "$agent" "$case" "$port"
   (cd "$case/project" && "$bin" setup "$agent" $scope --undo >"$case/undo.out" 2>&1)
   # No trace: every file setup registered in is as it was before setup (absent again if setup
   # created it), no backup or temp file of hashline's is left, and no config names hashline. The

@@ -10,14 +10,15 @@ namespace {
 
 TEST(ErrorVocabulary, NamesRoundTripAndHintsExist) {
   std::set<std::string_view> names;
-  for (int i = 0; i <= static_cast<int>(ErrorCode::IoError); ++i) {
+  for (int i = 0; i <= static_cast<int>(ErrorCode::SidecarGone); ++i) {
     auto code = static_cast<ErrorCode>(i);
     auto name = errorCodeName(code);
     EXPECT_TRUE(names.insert(name).second) << name;
     EXPECT_EQ(errorCodeFromName(name), code);
     EXPECT_FALSE(defaultHint(code).empty()) << name;
   }
-  EXPECT_EQ(names.size(), 20u);
+  EXPECT_EQ(names.size(), 24u);
+  EXPECT_EQ(errorCodeName(ErrorCode::SidecarGone), "SIDECAR_GONE");
   EXPECT_EQ(errorCodeFromName("NOPE"), std::nullopt);
 }
 

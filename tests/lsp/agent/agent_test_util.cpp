@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
@@ -174,6 +176,107 @@ CliRun BackgroundCli::wait() {
   run.out = drain(out_fd_);
   run.err = drain(err_fd_);
   return run;
+}
+
+McpProcess::McpProcess(const std::vector<std::string>& args, const std::string& cwd) {
+  int to_child[2], from_child[2];
+  if (::pipe2(to_child, O_CLOEXEC) != 0 || ::pipe2(from_child, O_CLOEXEC) != 0) return;
+  char err_name[] = "/tmp/hashline-mcp-err-XXXXXX";
+  err_fd_ = ::mkstemp(err_name);
+  ::unlink(err_name);
+  std::vector<std::string> full = {"mcp"};
+  full.insert(full.end(), args.begin(), args.end());
+  pid_ = spawn(full, cwd, to_child[0], from_child[1], err_fd_);
+  ::close(to_child[0]);
+  ::close(from_child[1]);
+  in_fd_ = to_child[1];
+  out_fd_ = from_child[0];
+}
+
+McpProcess::~McpProcess() {
+  if (in_fd_ >= 0) ::close(in_fd_);
+  if (pid_ > 0) {
+    for (int waited = 0; waited < 3000; ++waited) {
+      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  if (out_fd_ >= 0) ::close(out_fd_);
+  if (err_fd_ >= 0) ::close(err_fd_);
+}
+
+void McpProcess::send(int id, const std::string& method, const json& params) {
+  std::string line =
+      json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump() + "\n";
+  EXPECT_TRUE(::write(in_fd_, line.data(), line.size()) == static_cast<ssize_t>(line.size()));
+}
+
+json McpProcess::waitResponse(int id) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (;;) {
+    for (std::size_t end; (end = buffered_.find('\n')) != std::string::npos;) {
+      json message = json::parse(buffered_.substr(0, end), nullptr, false);
+      buffered_.erase(0, end + 1);
+      if (message.is_object() && message.value("id", json()) == json(id)) return message;
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return json();
+    pollfd entry{out_fd_, POLLIN, 0};
+    if (::poll(&entry, 1, static_cast<int>(left.count())) <= 0) continue;
+    char chunk[65536];
+    ssize_t got = ::read(out_fd_, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return json();
+    buffered_.append(chunk, static_cast<std::size_t>(got));
+  }
+}
+
+json McpProcess::call(int id, const std::string& method, const json& params) {
+  send(id, method, params);
+  return waitResponse(id);
+}
+
+void McpProcess::initialize() {
+  json answer = call(0, "initialize",
+                     {{"protocolVersion", "2025-06-18"},
+                      {"capabilities", json::object()},
+                      {"clientInfo", {{"name", "test-agent"}, {"version", "1"}}}});
+  EXPECT_TRUE(answer.contains("result")) << answer.dump();
+  std::string line =
+      json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump() + "\n";
+  EXPECT_TRUE(::write(in_fd_, line.data(), line.size()) == static_cast<ssize_t>(line.size()));
+}
+
+json McpProcess::tool(int id, const std::string& name, const json& arguments) {
+  return call(id, "tools/call", {{"name", name}, {"arguments", arguments}});
+}
+
+std::int64_t deadPid() {
+  pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+std::string writeDiscoveryRecord(const AgentSandbox& sandbox, std::int64_t pid,
+                                 std::int64_t editor_pid, std::string socket) {
+  if (socket.empty()) socket = sandbox.runtime() + "/sidecar-" + std::to_string(pid) + ".sock";
+  json record = {{"pid", pid},
+                 {"roots", {sandbox.workspace()}},
+                 {"socket", socket},
+                 {"version", "test"},
+                 {"started", "2026-01-01T00:00:00Z"}};
+  if (editor_pid > 0) record["editorPid"] = editor_pid;
+  return sandbox.write(sandbox.runtime() + "/sidecar-" + std::to_string(pid) + ".json",
+                       record.dump());
 }
 
 int connectUnix(const std::string& path) {

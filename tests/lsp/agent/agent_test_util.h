@@ -59,6 +59,30 @@ private:
   int err_fd_ = -1;
 };
 
+/// `hashline mcp ARGS...` kept running over pipes: requests are written one line at a time and
+/// answers read by id, so a test can act (kill a sidecar, start another) between two calls.
+class McpProcess {
+public:
+  McpProcess(const std::vector<std::string>& args, const std::string& cwd);
+  /// Closes stdin and waits for the exit (SIGKILL after 30 s).
+  ~McpProcess();
+  void send(int id, const std::string& method, const nlohmann::json& params);
+  /// The response with `id`; null on EOF or after 30 s.
+  nlohmann::json waitResponse(int id);
+  nlohmann::json call(int id, const std::string& method, const nlohmann::json& params);
+  /// initialize + notifications/initialized (id 0).
+  void initialize();
+  /// A tools/call; the whole response.
+  nlohmann::json tool(int id, const std::string& name, const nlohmann::json& arguments);
+
+private:
+  pid_t pid_ = -1;
+  int in_fd_ = -1;
+  int out_fd_ = -1;
+  int err_fd_ = -1;
+  std::string buffered_;
+};
+
 /// Connects to a Unix socket; -1 on failure.
 int connectUnix(const std::string& path);
 /// Writes all of `bytes`; false on error.
@@ -79,6 +103,14 @@ std::vector<std::string> waitForDiscoveryFiles(const std::string& runtime_dir, s
 /// edit's document version. A test failure when the edit has no change for `uri`.
 std::string applyDocumentEdit(std::string text, const nlohmann::json& edit, const std::string& uri,
                               std::int64_t& version);
+/// A pid that is certainly dead: a child that exited and was reaped.
+std::int64_t deadPid();
+/// Writes a discovery record `sidecar-<pid>.json` into the sandbox's runtime directory as a
+/// sidecar would: serving the workspace, started by `editor_pid` (0: not named), its socket at
+/// `socket` (default `<runtime>/sidecar-<pid>.sock`). Returns the file's path.
+std::string writeDiscoveryRecord(const AgentSandbox& sandbox, std::int64_t pid,
+                                 std::int64_t editor_pid, std::string socket = "");
+
 /// Mode bits (& 07777) of `path`, or -1.
 int modeOf(const std::string& path);
 bool exists(const std::string& path);

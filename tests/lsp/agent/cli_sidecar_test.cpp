@@ -77,7 +77,7 @@ TEST(CliSidecar, UnreachableSidecarIsAnErrorNotADiskWrite) {
   json write = json::array({{{"op", "write"}, {"content", "two\n"}}});
   CliRun edit = runHashline({"edit", "a.txt", "--edits", write.dump()}, sandbox.workspace());
   EXPECT_EQ(edit.exit_code, 1);
-  EXPECT_EQ(edit.err.rfind("IO_ERROR", 0), 0u) << edit.err;
+  EXPECT_EQ(edit.err.rfind("SIDECAR_GONE", 0), 0u) << edit.err;
   EXPECT_NE(edit.err.find("hint:"), std::string::npos);
   EXPECT_EQ(sandbox.read("a.txt"), "one\n");
 }

@@ -22,14 +22,6 @@ json readJSON(const std::string& path) {
   return json::parse(in, nullptr, false);
 }
 
-/// A pid that is certainly dead: a child that exited and was reaped.
-std::int64_t deadPid() {
-  pid_t pid = ::fork();
-  if (pid == 0) ::_exit(0);
-  ::waitpid(pid, nullptr, 0);
-  return pid;
-}
-
 TEST(Discovery, RunningSidecarPublishesRootsSocketAndModes) {
   AgentSandbox sandbox;
   LspClient client;
@@ -109,6 +101,62 @@ TEST(Discovery, DeadSidecarIsIgnoredAndSwept) {
   EXPECT_FALSE(agent::findSidecarFor(sandbox.workspace() + "/a.txt"));
   EXPECT_FALSE(exists(*file)) << "the dead sidecar's file is swept";
   EXPECT_FALSE(exists(stale.socket));
+}
+
+TEST(Discovery, RecordOfADeadSidecarIsKeptAsGoneWhileItsEditorRuns) {
+  AgentSandbox sandbox;
+  const std::string file = writeDiscoveryRecord(sandbox, deadPid(), ::getpid());
+  auto record = agent::findRecordFor(sandbox.workspace() + "/a.txt");
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->state, agent::SidecarRecord::State::Gone);
+  EXPECT_EQ(record->info.editor_pid, ::getpid());
+  EXPECT_FALSE(agent::findSidecarFor(sandbox.workspace() + "/a.txt")) << "not a live one";
+  EXPECT_TRUE(exists(file));
+}
+
+TEST(Discovery, GoneRecordIsSweptWhenItsEditorExits) {
+  AgentSandbox sandbox;
+  const std::string file = writeDiscoveryRecord(sandbox, deadPid(), deadPid());
+  EXPECT_FALSE(agent::findRecordFor(sandbox.workspace() + "/a.txt"));
+  EXPECT_FALSE(exists(file));
+}
+
+TEST(Discovery, GoneRecordIsReplacedByALiveSidecarOfTheSameEditor) {
+  AgentSandbox sandbox;
+  const std::string gone = writeDiscoveryRecord(sandbox, deadPid(), ::getpid());
+  LspClient client; // its sidecar's parent, the editor, is this process too
+  client.initialize(json::object(), {{"rootUri", fileUri(sandbox.workspace())}});
+  auto files = waitForDiscoveryFiles(sandbox.runtime(), 2);
+  ASSERT_EQ(files.size(), 2u);
+  auto record = agent::findRecordFor(sandbox.workspace() + "/a.txt");
+  ASSERT_TRUE(record);
+  EXPECT_TRUE(record->live());
+  EXPECT_EQ(record->info.editor_pid, ::getpid());
+  EXPECT_FALSE(exists(gone)) << "the replaced record is swept";
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+TEST(Discovery, GoneRecordWinsATieWithAnotherEditorsLiveSidecar) {
+  AgentSandbox sandbox;
+  writeDiscoveryRecord(sandbox, ::getppid(), ::getppid(), "/live.sock"); // another editor's
+  writeDiscoveryRecord(sandbox, deadPid(), ::getpid());
+  auto record = agent::findRecordFor(sandbox.workspace() + "/a.txt");
+  ASSERT_TRUE(record);
+  EXPECT_FALSE(record->live()) << "its editor may hold the file open";
+}
+
+TEST(Discovery, AReusedPidIsNotTheSidecar) {
+  AgentSandbox sandbox;
+  agent::SidecarInfo info;
+  info.pid = ::getpid(); // alive, but it started at another time than recorded
+  info.pid_start = agent::processStartTime(::getpid()).value_or(0) + 1;
+  info.roots = {sandbox.workspace()};
+  info.socket = "/reused.sock";
+  auto file = agent::publishSidecar(info);
+  ASSERT_TRUE(file);
+  EXPECT_TRUE(agent::liveSidecars().empty());
+  EXPECT_FALSE(exists(*file)) << "dead, naming no editor: swept";
+  EXPECT_TRUE(agent::processAlive(::getpid(), agent::processStartTime(::getpid())));
 }
 
 TEST(Discovery, DeepestRootWins) {

@@ -1,0 +1,31 @@
+// The scripted editor of the agent tests; see scripted_editor.h.
+#include "scripted_editor.h"
+
+#include <gtest/gtest.h>
+
+namespace hashline::test {
+
+using nlohmann::json;
+
+ScriptedEditor::ScriptedEditor(const AgentSandbox& sandbox)
+    : uri(fileUri(sandbox.workspace() + "/a.txt")) {
+  client.initialize({{"workspace", {{"applyEdit", true}}}},
+                    {{"rootUri", fileUri(sandbox.workspace())}});
+  client.didOpen(uri, buffer, version);
+  client.sync();
+  sidecar_pid = client.callResult("hashline/status", json::object())["pid"].get<pid_t>();
+}
+
+std::string ScriptedEditor::applyNextEdit() {
+  json request = client.waitServerRequest("workspace/applyEdit");
+  EXPECT_FALSE(request.is_null()) << client.log();
+  if (request.is_null()) return buffer;
+  std::int64_t at = 0;
+  buffer = applyDocumentEdit(buffer, request["params"]["edit"], uri, at);
+  EXPECT_EQ(at, version);
+  client.didChange(uri, ++version, {LspClient::fullChange(buffer)});
+  client.respond(request["id"], {{"applied", true}});
+  return buffer;
+}
+
+} // namespace hashline::test

@@ -1,0 +1,34 @@
+// A scripted editor for the agent tests: a real `hashline lsp` (LspClient over pipes) on the
+// sandbox's workspace with `a.txt` open and an unsaved line the disk lacks, answering the
+// sidecar's workspace/applyEdit as an editor does. The sidecar's pid is known, so a test can
+// SIGKILL or SIGSTOP it; a second ScriptedEditor in the same test process is the same editor
+// starting a new sidecar (its parent, this process, is the editor pid of both).
+//
+// Threading: test thread only.
+#pragma once
+
+#include "agent_test_util.h"
+#include "tests/lsp/support/lsp_client.h"
+
+#include <cstdint>
+#include <string>
+#include <sys/types.h>
+
+namespace hashline::test {
+
+struct ScriptedEditor {
+  static constexpr const char* kBuffer = "one\ntwo (unsaved)\nthree\n";
+
+  explicit ScriptedEditor(const AgentSandbox& sandbox);
+  /// Answers the sidecar's next applyEdit for a.txt: applies it, sends the didChange, replies
+  /// applied; returns the new buffer text.
+  std::string applyNextEdit();
+
+  std::string uri;
+  std::string buffer = kBuffer;
+  std::int64_t version = 1;
+  LspClient client;
+  pid_t sidecar_pid = 0;
+};
+
+} // namespace hashline::test
