@@ -36,6 +36,9 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT "-L${HASHLINE_ARM64_SYSROOT}/usr/lib/aarch64-lin
 set(ENV{PKG_CONFIG_LIBDIR} "${HASHLINE_ARM64_SYSROOT}/usr/lib/aarch64-linux-gnu/pkgconfig")
 set(ENV{PKG_CONFIG_SYSROOT_DIR} "${HASHLINE_ARM64_SYSROOT}")
 
-# qemu-user with the cross toolchain's glibc as the guest's root (its ld-linux and libc).
+# qemu-user runs the cross toolchain's dynamic loader, which loads the program and its glibc from
+# /usr/aarch64-linux-gnu/lib. Not `qemu -L /usr/aarch64-linux-gnu`: -L redirects every absolute
+# path that also exists under that directory, and once a program creates one there (a /tmp
+# directory) later runs see /tmp split between two places (atomic writes failed that way).
 find_program(HASHLINE_QEMU_AARCH64 qemu-aarch64-static qemu-aarch64 REQUIRED)
-set(CMAKE_CROSSCOMPILING_EMULATOR "${HASHLINE_QEMU_AARCH64};-L;/usr/aarch64-linux-gnu")
+set(CMAKE_CROSSCOMPILING_EMULATOR "${HASHLINE_QEMU_AARCH64};/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1;--library-path;/usr/aarch64-linux-gnu/lib")
