@@ -7,7 +7,7 @@
 -- (every buffer re-attached and mirrored as it is); then, and again at the end:
 --   - an edit reported applied is in the live buffers exactly once (0 times once undone); one
 --     refused with a code is in none; an answer without a code is a failure; an edit in flight at
---     the kill, whose answer was lost (IO_ERROR "... did not answer"), is in them once or not at
+--     the kill, whose answer was lost (SIDECAR_GONE "... may still apply it"), is in them once or not at
 --     all, never twice (counted: how many landed, and how many of those the journal lacks);
 --   - the files on disk are as they were (nobody saves here: any write is behind a modified buffer);
 --   - every user marker is in the buffers exactly once;
@@ -153,9 +153,13 @@ local function new_edit(via, file_index)
 end
 
 -- An answer that never came (the sidecar died with the edit in flight): the edit may or may not
--- have reached the buffer, and the agent is told so (IO_ERROR "... did not answer").
+-- have reached the buffer, and the agent is told so (SIDECAR_GONE "... it may still apply it";
+-- IO_ERROR "... did not answer" before that code). Any other SIDECAR_GONE (the sidecar was gone
+-- before the call) is a refusal: nothing was sent.
 local function answer_lost(code, detail)
-  return code == 'IO_ERROR' and tostring(detail):find('did not answer', 1, true) ~= nil
+  detail = tostring(detail)
+  return (code == 'SIDECAR_GONE' and detail:find('may still apply it', 1, true) ~= nil)
+    or (code == 'IO_ERROR' and detail:find('did not answer', 1, true) ~= nil)
 end
 
 -- outcome: 'applied' (result = the result object: its versions find the journal op), 'refused'

@@ -7,7 +7,7 @@
 // every buffer mirrored as it is; an edit reported applied is in the buffers exactly once (0 once
 // undone), a refused one (with a code) in none; the disk files as they were; every typed marker
 // once; `hashline log` lists every applied op; `hashline undo` of the newest applied edit works.
-// An edit in flight at the kill whose answer was lost (IO_ERROR "... did not answer") may be in the
+// An edit in flight at the kill whose answer was lost (SIDECAR_GONE "... may still apply it") may be in the
 // buffers once or not at all, never twice; if it landed, the journal should have it (counted).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -78,10 +78,12 @@ export async function partChaos(page, { L, hooks, ws, bin, env, focusEditor, doc
     edits.push(e);
     return e;
   };
-  // A refusal, or — when the sidecar died with the edit in flight ("... did not answer") — an
-  // unknown outcome: the edit may be in the buffer once, or not at all.
+  // A refusal, or — when the sidecar died with the edit in flight (SIDECAR_GONE "... it may still
+  // apply it"; IO_ERROR "... did not answer" before that code) — an unknown outcome: the edit may
+  // be in the buffer once, or not at all. Any other SIDECAR_GONE (gone before the call) refuses.
   const settleRefused = (e, code, detail) => {
-    const lost = code === 'IO_ERROR' && String(detail).includes('did not answer');
+    const lost = (code === 'SIDECAR_GONE' && String(detail).includes('may still apply it')) ||
+      (code === 'IO_ERROR' && String(detail).includes('did not answer'));
     Object.assign(e, { outcome: lost ? 'unknown' : 'refused', code, detail });
   };
   const track = (p) => { inFlight.add(p); p.finally(() => inFlight.delete(p)); };
