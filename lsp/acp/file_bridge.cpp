@@ -212,7 +212,10 @@ std::string FileBridge::read(const FileCall& call) {
   std::string content =
       acpContent(text.lines, text.final_newline, std::get<std::optional<std::int64_t>>(line),
                  std::get<std::optional<std::int64_t>>(limit));
-  views_[viewKey(std::get<FileParams>(file).session, text.path)] = joinLines(text.lines);
+  // The agent's view is what its model saw: a tool's own read during its edit (it then writes
+  // the model's content, based on the earlier read) keeps the earlier view as the merge base.
+  std::string& view = views_[viewKey(std::get<FileParams>(file).session, text.path)];
+  if (!call.during_edit || view.empty()) view = joinLines(text.lines);
   return resultLine(call.id, json{{"content", std::move(content)}});
 }
 

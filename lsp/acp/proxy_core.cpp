@@ -127,7 +127,7 @@ void ProxyCore::fromAgent(std::string_view line, ProxyOutput& out) {
     out.to_client.emplace_back(line);
     if (message.method == "session/update")
       if (auto params = message.body.find("params"); params != message.body.end())
-        noteToolCall(*params, out);
+        noteSessionUpdate(*params, out);
     return;
   case MessageKind::Response:
     agentResponse(message, line, out);
@@ -139,6 +139,10 @@ void ProxyCore::agentRequest(AcpMessage& message, std::string_view line, ProxyOu
   const bool read = message.method == "fs/read_text_file";
   if (!read && message.method != "fs/write_text_file") {
     out.to_client.emplace_back(line);
+    if (message.method == "session/request_permission")
+      if (auto params = message.body.find("params"); params != message.body.end())
+        if (auto tool = params->find("toolCall"); tool != params->end())
+          noteToolCall(*params, *tool, false, out);
     return;
   }
   FileCall call;
@@ -148,23 +152,43 @@ void ProxyCore::agentRequest(AcpMessage& message, std::string_view line, ProxyOu
     call.params = std::move(*params);
   call.agent = agentName();
   call.workspace = workspaceOf(call.params);
+  const std::string path = stringMember(call.params, "path");
+  if (auto editing = edits_in_flight_.find(path); read && editing != edits_in_flight_.end())
+    call.during_edit = !editing->second.empty();
   out.file_calls.push_back(std::move(call));
 }
 
-void ProxyCore::noteToolCall(const json& params, ProxyOutput& out) {
+void ProxyCore::noteSessionUpdate(const json& params, ProxyOutput& out) {
   if (!params.is_object()) return;
   auto update = params.find("update");
   if (update == params.end() || !update->is_object()) return;
   const std::string kind_of_update = stringMember(*update, "sessionUpdate");
   if (kind_of_update != "tool_call" && kind_of_update != "tool_call_update") return;
-  const std::string id = stringMember(*update, "toolCallId");
-  const std::string kind = stringMember(*update, "kind");
+  noteToolCall(params, *update, kind_of_update == "tool_call_update", out);
+}
+
+void ProxyCore::noteToolCall(const json& params, const json& tool, bool is_update,
+                             ProxyOutput& out) {
+  if (!tool.is_object()) return;
+  const std::string id = stringMember(tool, "toolCallId");
+  const std::string kind = stringMember(tool, "kind");
+  const std::string status = stringMember(tool, "status");
   bool edits = kind == "edit" || kind == "delete" || kind == "move";
-  if (kind.empty() && kind_of_update == "tool_call_update") edits = edit_tool_calls_.count(id) > 0;
+  if (kind.empty() && is_update) edits = edit_tool_calls_.count(id) > 0;
   if (edits && !id.empty()) {
     if (edit_tool_calls_.size() > 4096) edit_tool_calls_.clear();
     edit_tool_calls_.insert(id);
   }
+  // While an edit tool call runs, the tool's own reads of its files are not the model's view.
+  if (!id.empty() && (status == "completed" || status == "failed")) {
+    for (const std::string& path : tool_paths_[id])
+      if (auto editing = edits_in_flight_.find(path); editing != edits_in_flight_.end()) {
+        editing->second.erase(id);
+        if (editing->second.empty()) edits_in_flight_.erase(editing);
+      }
+    tool_paths_.erase(id);
+  }
+  const json& update = tool;
   std::set<std::string> paths;
   auto collect = [&paths](const json& list, bool diffs_only) {
     if (!list.is_array()) return;
@@ -174,9 +198,15 @@ void ProxyCore::noteToolCall(const json& params, ProxyOutput& out) {
       if (!path.empty() && path[0] == '/') paths.insert(std::move(path));
     }
   };
-  if (auto content = update->find("content"); content != update->end()) collect(*content, true);
-  if (auto locations = update->find("locations"); edits && locations != update->end())
+  if (auto content = update.find("content"); content != update.end()) collect(*content, true);
+  if (auto locations = update.find("locations"); edits && locations != update.end())
     collect(*locations, false);
+  if (edits && !id.empty() && status != "completed" && status != "failed" &&
+      tool_paths_.size() < 4096)
+    for (const std::string& path : paths) {
+      edits_in_flight_[path].insert(id);
+      tool_paths_[id].insert(path);
+    }
   for (const std::string& path : paths) {
     FileCall call;
     call.kind = FileCall::Kind::Attribute;

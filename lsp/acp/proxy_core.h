@@ -49,6 +49,9 @@ struct FileCall {
   nlohmann::json params; // as the agent sent them
   std::string agent;     // the agent's name, for the journal
   std::string workspace; // the session's workspace (its cwd), else the proxy's
+  /// A read while an edit tool call of the agent names the file (Gemini CLI's write_file and
+  /// replace read the file again right before writing): not the model's view of the file.
+  bool during_edit = false;
 };
 
 /// What one step produced: lines to write (without their newline) and file calls to run.
@@ -102,7 +105,11 @@ private:
                      Clock::time_point now);
   void agentRequest(AcpMessage& message, std::string_view line, ProxyOutput& out);
   void agentResponse(const AcpMessage& message, std::string_view line, ProxyOutput& out);
-  void noteToolCall(const nlohmann::json& params, ProxyOutput& out);
+  void noteSessionUpdate(const nlohmann::json& params, ProxyOutput& out);
+  /// A tool call (of a session/update, or of a session/request_permission): attributions, and
+  /// which files an edit tool call is working on.
+  void noteToolCall(const nlohmann::json& params, const nlohmann::json& tool, bool is_update,
+                    ProxyOutput& out);
   bool injectMcp(nlohmann::json& params, const std::string& method, const std::string& cwd);
   std::string workspaceOf(const nlohmann::json& params) const;
 
@@ -115,6 +122,8 @@ private:
   std::map<std::string, std::string> session_cwd_; // ACP session id → its cwd
   int new_sessions_ = 0;
   std::set<std::string> edit_tool_calls_; // toolCallIds of kind edit/delete/move
+  std::map<std::string, std::set<std::string>> edits_in_flight_; // path → running edit calls
+  std::map<std::string, std::set<std::string>> tool_paths_;      // toolCallId → its paths
 };
 
 } // namespace hashline::acp

@@ -7,8 +7,8 @@
 //   proxy rewrites it (client initialize / session setup, which must then parse as a request of
 //   the same method and id, with fs read/write advertised for initialize);
 // - everything the proxy writes itself is a JSON-RPC error response with a code;
-// - agent fs/* requests become file calls, never forwarded lines; session/update tool calls
-//   may add attributions of absolute paths, and still pass unchanged;
+// - agent fs/* requests become file calls, never forwarded lines; tool calls (session/update,
+//   session/request_permission) may add attributions of absolute paths, and still pass unchanged;
 // - after the agent is gone no client request is pending.
 #include "lsp/acp/acp_message.h"
 #include "lsp/acp/proxy_core.h"
@@ -91,8 +91,12 @@ HASHLINE_FUZZ_TARGET(acp) {
           ++fs_calls;
           continue;
         }
-        // Attributions come only from session/update tool calls, for absolute paths.
-        FUZZ_CHECK(sent.method == "session/update" && sent.kind == MessageKind::Notification, line);
+        // Attributions come only from tool calls (session/update notifications, permission
+        // requests), for absolute paths.
+        FUZZ_CHECK(
+            (sent.method == "session/update" && sent.kind == MessageKind::Notification) ||
+                (sent.method == "session/request_permission" && sent.kind == MessageKind::Request),
+            line);
         const std::string path = call.params.value("path", std::string());
         FUZZ_CHECK(!path.empty() && path[0] == '/', line);
       }

@@ -112,6 +112,55 @@ TEST(AcpFilesDisk, AWriteOverlappingAChangeSinceTheReadIsRefusedWithTheCurrentLi
   EXPECT_EQ(log.json()["ops"].size(), 0u) << log.out;
 }
 
+TEST(AcpFilesDisk, AToolsOwnReadDuringItsEditIsNotTheModelsView) {
+  AgentSandbox sandbox;
+  std::string path = sandbox.write("code.txt", "a\nb\nc\n");
+  AcpClient client(sandbox.workspace());
+  std::string session = client.start(sandbox.workspace());
+  ASSERT_TRUE(readFile(client, 100, session, path).contains("result")); // what the model saw
+  sandbox.write("code.txt", "a\nb (user)\nc\n");                        // the user, meanwhile
+  // As Gemini CLI's write_file: ask permission for an edit of the file, then (approved) read it
+  // again and write the model's content, which was made from the first read.
+  const std::string permission = json{
+      {"jsonrpc", "2.0"},
+      {"id", "perm-1"},
+      {"method", "session/request_permission"},
+      {"params",
+       {{"sessionId", session},
+        {"toolCall",
+         {{"toolCallId", "write-1"},
+          {"kind", "edit"},
+          {"status", "pending"},
+          {"locations", json::array({{{"path", path}}})}}},
+        {"options", json::array()}}}}.dump();
+  client.agentSends(permission);
+  auto asked = client.waitLine(
+      [](const json& m) { return m.value("method", "") == "session/request_permission"; });
+  ASSERT_TRUE(asked);
+  EXPECT_EQ(*asked, permission);
+  ASSERT_TRUE(readFile(client, 101, session, path).contains("result")); // the tool's own read
+  json refused = writeFile(client, 102, session, path, "a\nB (model)\nc\n");
+  ASSERT_TRUE(refused.contains("error")) << refused;
+  EXPECT_NE(errorMessage(refused).find("Lines 2-2 now hold:\nb (user)"), std::string::npos)
+      << refused;
+  EXPECT_EQ(sandbox.read("code.txt"), "a\nb (user)\nc\n");
+
+  // Once the tool call is over, a read is the model's view again: a write from it lands.
+  client.agentSends(json{{"jsonrpc", "2.0"},
+                         {"method", "session/update"},
+                         {"params",
+                          {{"sessionId", session},
+                           {"update",
+                            {{"sessionUpdate", "tool_call_update"},
+                             {"toolCallId", "write-1"},
+                             {"status", "failed"}}}}}}
+                        .dump());
+  ASSERT_TRUE(readFile(client, 103, session, path).contains("result"));
+  json written = writeFile(client, 104, session, path, "a\nb (user)\nc (model)\n");
+  ASSERT_TRUE(written.contains("result")) << written;
+  EXPECT_EQ(sandbox.read("code.txt"), "a\nb (user)\nc (model)\n");
+}
+
 TEST(AcpFilesDisk, BadWritesAreRefusedAndNothingIsWritten) {
   AgentSandbox sandbox;
   std::string path = sandbox.write("code.txt", "a\nb\n");
