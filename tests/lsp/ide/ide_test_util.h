@@ -15,6 +15,8 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <string>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <utility>
 #include <vector>
 
@@ -67,12 +69,21 @@ inline int upgradeStatus(int port,
   return response.result_int();
 }
 
+// A blocking read on `socket` fails after 60 s instead of waiting forever, so an answer the
+// server never sends is a failed test, not a hung ctest (seen once under a load of 20).
+inline void failReadsAfterAMinute(tcp::socket& socket) {
+  timeval limit{};
+  limit.tv_sec = 60;
+  ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+}
+
 // Bytes sent as they are: the HTTP status the server answered with (0: none, closed).
 inline int rawReplyStatus(int port, const std::string& bytes) {
   asio::io_context io;
   tcp::socket socket(io);
   socket.connect(
       tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
+  failReadsAfterAMinute(socket);
   asio::write(socket, asio::buffer(bytes));
   beast::flat_buffer buffer;
   http::response<http::string_body> response;
@@ -87,6 +98,7 @@ public:
   IdeClient(int port, const std::string& token) : stream_(io_) {
     stream_.next_layer().connect(
         tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
+    failReadsAfterAMinute(stream_.next_layer());
     stream_.set_option(websocket::stream_base::decorator([token](websocket::request_type& req) {
       req.set("x-claude-code-ide-authorization", token);
       req.set(http::field::sec_websocket_protocol, "mcp");
@@ -126,7 +138,8 @@ public:
     beast::error_code error;
     beast::flat_buffer buffer;
     stream_.read(buffer, error);
-    return bool(error);
+    const bool timedOut = error == asio::error::would_block || error == asio::error::try_again;
+    return error && !timedOut;
   }
   /// A normal close (code 1000), as Claude Code sends on /exit.
   void close() { stream_.close(websocket::close_code::normal); }
