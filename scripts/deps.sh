@@ -4,7 +4,7 @@
 set -euo pipefail
 want="${1:-build}"
 pkgs=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libboost-dev libxxhash-dev libre2-dev
-      libgtest-dev libgmock-dev git)
+      libgtest-dev libgmock-dev git libbsd-dev) # libbsd-dev: getpeereid for `--preset portable`
 case "$want" in
   test) pkgs+=(neovim nodejs npm chromium build-essential python3 libkrb5-dev ripgrep zip curl file man-db
              debian-archive-keyring clangd) ;;
