@@ -2,6 +2,7 @@
 #include "lsp/acp/agent_process.h"
 
 #include "lsp/platform/executable_path.h"
+#include "lsp/platform/process.h"
 
 #include <cerrno>
 #include <csignal>
@@ -68,8 +69,8 @@ std::optional<AgentProcess> startAgent(const std::vector<std::string>& argv, std
     return std::nullopt;
   }
   int in[2] = {-1, -1}, out[2] = {-1, -1}, status[2] = {-1, -1};
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 ||
-      ::pipe2(status, O_CLOEXEC) != 0) {
+  if (!platform::openCloseOnExecPipe(in) || !platform::openCloseOnExecPipe(out) ||
+      !platform::openCloseOnExecPipe(status)) {
     error = std::string("pipe: ") + std::strerror(errno);
     closeBoth(in);
     closeBoth(out);

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <sstream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace hashline::lsp {
 

@@ -4,11 +4,13 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 #include <string>
 #include <sys/types.h>
+#include <unistd.h>
 
 namespace hashline::platform {
 
@@ -46,6 +48,22 @@ std::optional<ProcessStatus> processStatus(std::int64_t pid) {
 
 void ignoreBrokenPipe() {
   ::signal(SIGPIPE, SIG_IGN);
+}
+
+bool openCloseOnExecPipe(FileHandle ends[2]) {
+#if defined(__linux__)
+  return ::pipe2(ends, O_CLOEXEC) == 0;
+#else
+  if (::pipe(ends) != 0) return false;
+  if (::fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0 && ::fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0)
+    return true;
+  const int err = errno;
+  ::close(ends[0]);
+  ::close(ends[1]);
+  ends[0] = ends[1] = -1;
+  errno = err;
+  return false;
+#endif
 }
 
 } // namespace hashline::platform

@@ -5,6 +5,8 @@
 // POSIX; Windows seam: OpenProcess + GetExitCodeProcess / GetProcessTimes, and no SIGPIPE at all.
 #pragma once
 
+#include "lsp/platform/native_handle.h"
+
 #include <cstdint>
 #include <optional>
 
@@ -20,5 +22,8 @@ struct ProcessStatus {
 std::optional<ProcessStatus> processStatus(std::int64_t pid);
 /// A write to a closed pipe or socket fails with EPIPE instead of killing the process.
 void ignoreBrokenPipe();
+/// A pipe whose two ends are close-on-exec (pipe2(O_CLOEXEC) on Linux; pipe + FD_CLOEXEC on
+/// macOS, which has no pipe2): `ends` = {read, write}; false with errno set on failure.
+bool openCloseOnExecPipe(FileHandle ends[2]);
 
 } // namespace hashline::platform
