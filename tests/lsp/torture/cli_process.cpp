@@ -1,6 +1,7 @@
 // Spawning, waiting for and killing the real `hashline` binary; see cli_process.h.
 #include "tests/lsp/torture/cli_process.h"
 
+#include "lsp/platform/build_variant.h"
 #include "lsp/platform/directory_watcher.h"
 
 #include <algorithm>
@@ -134,8 +135,13 @@ CliOutcome runCliWatchingWrites(const std::vector<std::string>& args, const std:
     if (!first_write &&
         ::waitid(P_PID, static_cast<id_t>(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
         info.si_pid == child.pid) {
-      // It ended: every event of its writes is queued by now; take them, then stop.
+      // It ended: with inotify every event of its writes is queued by now; take them, then
+      // stop. A polling watcher (the portable build) reports them at its next scan.
       io.poll();
+      const auto scan_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+      while (!platform::linuxNativeCalls() && !first_write &&
+             std::chrono::steady_clock::now() < scan_deadline)
+        io.run_for(std::chrono::milliseconds(5));
       break;
     }
   }
