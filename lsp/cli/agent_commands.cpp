@@ -495,7 +495,6 @@ namespace {
 
 /// Heap that `patch` may fault in as transparent huge pages (virtual: untouched, it costs nothing).
 constexpr std::size_t kHugeHeapBytes = std::size_t(512) << 20;
-constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
 
 /// Grows the heap by `bytes` of address space and asks for transparent huge pages on it, then
 /// hands it back to malloc (kept: the trim threshold is above it). A fresh 4 KiB page costs a
@@ -507,6 +506,7 @@ void reserveHugePageHeap(std::size_t bytes) {
 #if defined(HASHLINE_SANITIZED)
   (void)bytes; // a sanitizer's allocator is not glibc's heap
 #else
+  constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
   void* block = std::malloc(bytes);
   if (block == nullptr) return;
   const auto begin = (reinterpret_cast<std::uintptr_t>(block) + kHugePage - 1) & ~(kHugePage - 1);
