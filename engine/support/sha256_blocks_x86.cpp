@@ -34,7 +34,7 @@ sha256BlocksShaNi(std::uint32_t* state, const unsigned char* data, std::size_t c
   for (; count > 0; --count, data += kSha256BlockBytes) {
     const __m128i abef_before = abef, cdgh_before = cdgh;
     __m128i words[4]; // the message schedule, four words at a time, in a ring
-    // Unrolled, the ring's indices are constants and the words stay in registers.
+                      // Unrolled, the ring's indices are constants and the words stay in registers.
 #pragma GCC unroll 16
     for (int group = 0; group < 16; ++group) {
       __m128i current;
