@@ -133,21 +133,6 @@ export function splitLines(text: string | undefined): string[] {
   return lines;
 }
 
-// The hunk as a unified diff for a Markdown ```diff block: the removed lines (`-`), then the
-// written ones (`+`). Every line is kept: a hover scrolls, it does not cut.
-export function hunkDiffText(h: PendingHunk): string {
-  const removed = splitLines(h.before).map((l) => `- ${l}`);
-  const added = splitLines(h.after).map((l) => `+ ${l}`);
-  return [...removed, ...added].join('\n');
-}
-
-// A Markdown code fence that no line of `text` can close: one backtick more than its longest run.
-export function fenced(text: string, language: string): string {
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${language}\n${text}\n${fence}`;
-}
-
 // The document's text before `hunks` (of one document, placed at their current lines): each
 // hunk's written lines replaced by the lines it removed. `eol` is the document's line break. The
 // result is what the diff view shows on the left against the live text on the right.

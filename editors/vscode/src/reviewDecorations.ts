@@ -1,26 +1,30 @@
 // The review decorations: pending agent hunks marked in every visible editor — a green bar in the
 // gutter side and a faint background over the lines the agent wrote, a red line above the place
 // where the agent only deleted lines, and marks in the overview ruler. Hovering a hunk shows what
-// it replaced: the removed lines and the written ones as a diff block (every line; the hover
-// scrolls), with Diff / ✓ Keep / ✗ Reject links. Redrawn from ReviewModel's cache when it changes
-// and when editors become visible. Off with `hashline.review.decorations`.
+// it replaced: the removed lines and the written ones as a diff block (a long side folded past
+// its first lines, reviewHover.ts), with Diff / ✓ Keep / ✗ Reject links. Redrawn from
+// ReviewModel's cache when it changes and when editors become visible. Off with
+// `hashline.review.decorations`.
 import * as vscode from 'vscode';
-import { PendingHunk, fenced, hunkDiffText, hunkLines, hunkSpan, hunkTitle } from './review';
+import { PendingHunk, hunkLines, hunkSpan, hunkTitle } from './review';
 import { ReviewCommands } from './reviewCommands';
 import { DiffCommand } from './reviewDiff';
+import { hunkDiffMarkdown, markdownText } from './reviewHover';
 import { ReviewModel } from './reviewModel';
 import { readReviewSettings } from './settings';
 
 const commandLink = (title: string, command: string, id: string) =>
   `[${title}](command:${command}?${encodeURIComponent(JSON.stringify([id]))})`;
 
-// The hover of a pending hunk: who, where, and the lines before and after.
+// The hover of a pending hunk: who, where, and the lines before and after. `supportHtml` for the
+// <details> that folds a long side; every text that is not ours is escaped (markdownText) or fenced.
 export function hunkHover(hunk: PendingHunk): vscode.MarkdownString {
   const what = hunk.removedLines > 0 ? (hunk.lines > 0 ? 'replaced' : 'removed') : 'added';
   const md = new vscode.MarkdownString(undefined, true);
+  md.supportHtml = true;
   md.isTrusted = { enabledCommands: [DiffCommand, ReviewCommands.keep, ReviewCommands.reject] };
-  md.appendMarkdown(`**${hunkTitle(hunk)}** \u00b7 ${hunkLines(hunk)} \u2014 ${what}:\n\n`);
-  md.appendMarkdown(fenced(hunkDiffText(hunk), 'diff'));
+  md.appendMarkdown(`**${markdownText(hunkTitle(hunk))}** \u00b7 ${markdownText(hunkLines(hunk))} \u2014 ${what}:\n\n`);
+  md.appendMarkdown(hunkDiffMarkdown(hunk));
   md.appendMarkdown(
     `\n\n${commandLink('Diff', DiffCommand, hunk.id)} \u00b7 ${commandLink('\u2713 Keep', ReviewCommands.keep, hunk.id)}` +
       ` \u00b7 ${commandLink('\u2717 Reject', ReviewCommands.reject, hunk.id)}`,

@@ -1,10 +1,10 @@
 // Unit tests of review.ts: matching the server's URIs, where a hunk's lenses go, the plain labels
-// of lenses, list and messages (agent first, no ids, no escaping), the before text and diff block
-// of a hunk, and how cached hunks follow the user's line insertions.
+// of lenses, list and messages (agent first, no ids, no escaping), the before text of a hunk, and
+// how cached hunks follow the user's line insertions. The hover's diff block: reviewHover.test.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  PendingHunk, PendingResult, decisionMessage, fenced, hunkDiffText, hunkLines, hunkSpan, hunkSummary, hunkTitle,
+  PendingHunk, PendingResult, decisionMessage, hunkLines, hunkSpan, hunkSummary, hunkTitle,
   pendingCount, pendingFileFor, reviewRows, shiftHunks, textBefore, uriKey,
 } from '../src/review';
 
@@ -96,15 +96,6 @@ test('the text before: each placed hunk\'s written lines replaced by the lines i
   assert.equal(textBefore(now, [deleted, replaced]), 'a\nb\nc\nx\ny\nd\n');
   assert.equal(textBefore('a\r\nB1\r\nB2\r\n', [replaced], '\r\n'), 'a\r\nb\r\n');
   assert.equal(textBefore(now, [hunk({ line: null })]), now);
-});
-
-test('the diff block keeps every removed line and cannot be closed by the text', () => {
-  const long = Array.from({ length: 40 }, (_, i) => `old ${i + 1}`).join('\n') + '\n';
-  const text = hunkDiffText(hunk({ before: long, after: 'new\n' }));
-  assert.equal(text.split('\n').length, 41);
-  assert.ok(text.startsWith('- old 1\n') && text.includes('- old 40\n+ new'));
-  assert.equal(fenced('x', 'diff'), '```diff\nx\n```');
-  assert.equal(fenced('a ``` b ````', 'diff'), '`````diff\na ``` b ````\n`````');
 });
 
 test('the pending count is every file\'s hunks', () => {

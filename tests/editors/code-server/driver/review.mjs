@@ -2,7 +2,9 @@
 // `claude`) into the unsaved sample.txt, then what a person sees and does:
 //   - the CodeLens row `claude · +1 −1 | ✓ Keep | ✗ Reject | Diff` above each hunk (on screen, the
 //     agent's name first, no hunk id, no JSON escaping of the agent's text);
-//   - hovering hunk A shows the line it replaced (the removed text) as a diff block;
+//   - hovering hunk A shows the line it replaced (the removed text) as a diff block; a 12-line
+//     removal shows its first 8 lines and the other 4 folded ("4 more removed lines"), a click
+//     unfolds them;
 //   - the lens "Diff" opens VS Code's diff editor: the line before the hunk on the left, the live
 //     buffer (the agent's line and the user's typing) on the right;
 //   - hashline's own status bar item counts them (`hashline: 2 pending` more than before), and is
@@ -103,19 +105,22 @@ export async function partReview(page, t) {
 
   // Hovering hunk A shows the line it replaced: the cursor on its line, then "Show Hover"
   // (Ctrl+K Ctrl+I), which shows the same hover the mouse does.
-  const hoverText = async () => (await page.locator('.monaco-hover:not(.hidden)').allInnerTexts().catch(() => [])).join('\n').replace(/\u00a0/g, ' ');
-  const hovered = await poll(async () => {
+  const hover = page.locator('.monaco-hover:not(.hidden)');
+  const hoverText = async () => (await hover.allInnerTexts().catch(() => [])).join('\n').replace(/\u00a0/g, ' ');
+  // The hover of line `n` once `shows(text)` holds (the cursor there, then Show Hover).
+  const hoverAt = (n, shows) => poll(async () => {
     await page.keyboard.press('Escape');
-    await hooks.call('select', { path: sampleName, from: 9, to: 9 });
+    await hooks.call('select', { path: sampleName, from: n, to: n });
     await focusEditor(page);
     await page.keyboard.press('Control+Home');
-    for (let i = 1; i < 9; i++) await page.keyboard.press('ArrowDown');
+    for (let i = 1; i < n; i++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Control+K');
     await page.keyboard.press('Control+I');
     await sleep(500);
     const h = await hoverText();
-    return h.includes(line9Before) && h.includes(textA) ? h : (hoverText.last = h, null);
+    return shows(h) ? h : (hoverText.last = h, null);
   }, { limitMs: 15000, everyMs: 300 });
+  const hovered = await hoverAt(9, (h) => h.includes(line9Before) && h.includes(textA));
   L.check('review: hovering hunk A shows the removed line and the written one (a diff block) with Diff / Keep / Reject',
     hovered && hovered.includes(`- ${line9Before}`) && hovered.includes('Diff') && hovered.includes('\u2717 Reject'), hovered || hoverText.last);
   if (env.CS_SCREENSHOT_DIR && hovered) {
@@ -198,6 +203,42 @@ export async function partReview(page, t) {
     kept && lineOf(final, 15) === textB && cliPending().length === 0, { lenses: await sampleLenses(), line15: lineOf(final, 15) });
   const none = await poll(async () => ((await itemText()) === itemSays(before) ? 'ok' : null), { limitMs: 10000 });
   L.check(`review: back to "${itemSays(before)}" after Keep (nothing of the op pending)`, none, await itemText());
+
+  // A long removal is folded in the hover, not cut and not scrolled: an agent replaces lines 11–22
+  // by one line; the hover shows the first 8 removed lines, "4 more removed lines" folded, and
+  // a click on that summary shows the other 4.
+  const doc = await sampleDoc();
+  const removed = linesOf(doc.text).slice(10, 22);
+  const rows2 = runCli(bin, ['read', samplePath, '--json'], cliEnv).json?.lines ?? [];
+  const at = (n) => rows2.find((l) => l.line === n)?.anchor;
+  const textC = 'lines 11-22 (agent, one line)';
+  const long = runCli(bin, ['edit', samplePath, '--agent', 'claude', '--json',
+    '--edits', JSON.stringify([{ op: 'replace', anchor: at(11), end: at(22), content: textC }])], cliEnv);
+  const longLanded = await poll(async () => (lineOf(await sampleDoc(), 11) === textC ? 'ok' : null));
+  if (!L.check('review: an agent op replacing 12 lines (11–22) by one landed', long.status === 0 && longLanded && removed.length === 12,
+    { status: long.status, stdout: long.stdout, stderr: long.stderr })) return;
+  // What is on screen: innerText leaves out the contents of a closed <details>.
+  const details = hover.locator('details', { hasText: '4 more removed lines' }).first();
+  const isOpen = () => details.evaluate((d) => d.open).catch(() => null);
+  const folded = await hoverAt(11, (h) => h.includes(textC) && h.includes('4 more removed lines'));
+  const firstEight = folded && removed.slice(0, 8).every((l) => folded.includes(`- ${l}`));
+  const restHidden = folded && (await isOpen()) === false && removed.slice(8).every((l) => !folded.includes(`- ${l}`));
+  L.check('review: the hover of a 12-line removal shows its first 8 lines and "4 more removed lines" folded (the rest not shown)',
+    firstEight && restHidden, { folded: folded || hoverText.last, open: await isOpen() });
+  await details.locator('summary').click({ timeout: 5000 }).catch((e) => L.log('click summary', String(e)));
+  const unfolded = await poll(async () => {
+    const h = await hoverText();
+    return (await isOpen()) === true && removed.slice(8).every((l) => h.includes(`- ${l}`)) ? h : null;
+  }, { limitMs: 5000 });
+  L.check('review: clicking "4 more removed lines" shows the other 4 removed lines in the hover', unfolded,
+    { open: await isOpen(), hover: await hoverText() });
+  await page.mouse.move(5, 5);
+  await page.keyboard.press('Escape');
+  const idC = cliPending().find((h) => (h.after || '').includes(textC))?.id;
+  await hooks.call('command', { command: 'hashline.review.reject', args: [idC] });
+  const restored = await poll(async () => { const d = await sampleDoc(); return d.text === doc.text ? d : null; });
+  L.check('review: rejecting it puts the 12 lines back and nothing is pending', restored && cliPending().length === 0,
+    { line11: lineOf(await sampleDoc(), 11), pending: cliPending().map((h) => h.id) });
 
 
   // The sidecar's Claude IDE port is not offered for forwarding: the Ports view (VS Code's own
