@@ -1,20 +1,21 @@
 // AcpClient: the scripted ACP client of the proxy tests — what Zed or JetBrains would be. It
 // starts the real `hashline acp [ARGS] -- python3 puppet_agent.py` (HASHLINE_BINARY, the scripted
 // agent beside this file) in a directory, with its stdin/stdout on pipes and its stderr in a temp
-// file, and keeps every line the proxy writes (raw, in order). The puppet agent reports each
-// line it receives as `_puppet/received {line}` and writes what the test asks with
+// file (tests/lsp/support/PipedProcess, as LspClient), and keeps every line the proxy writes (raw,
+// in order). The puppet agent reports each line it receives as `_puppet/received {line}` and writes
+// what the test asks with
 // `_puppet/send {line}`, so a test compares bytes on both sides.
 //
 // Waits have a generous upper bound (30 s) that only turns a hang into a failure; tests never
 // assert on time. Threading: the test thread sends and waits; a reader thread reads.
 #pragma once
 
-#include <chrono>
+#include "tests/lsp/support/piped_process.h"
+
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -25,8 +26,6 @@
 #include <vector>
 
 namespace hashline::test {
-
-using Environment = std::vector<std::pair<std::string, std::string>>;
 
 class AcpClient {
 public:
@@ -66,11 +65,7 @@ public:
 private:
   void readLoop();
 
-  pid_t pid_ = -1;
-  int to_proxy_ = -1;
-  int from_proxy_ = -1;
-  std::string log_path_;
-  std::optional<int> exit_code_;
+  PipedProcess process_;
   std::thread reader_;
   std::int64_t next_id_ = 1;
   mutable std::mutex mutex_;

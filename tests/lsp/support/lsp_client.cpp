@@ -1,22 +1,11 @@
-// LspClient: spawn, pipe I/O, the reader thread and the waiting helpers.
+// LspClient: the reader thread, the wire and the waiting helpers (the process: PipedProcess).
 #include "tests/lsp/support/lsp_client.h"
 
 #include "engine/support/sha256.h"
 #include "lsp/transport/framing.h"
 
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <fcntl.h>
-#include <fstream>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
+#include <utility>
 
 namespace hashline::test {
 
@@ -28,76 +17,28 @@ std::string sha256Hex(std::string_view bytes) {
   return hasher.finishHex();
 }
 
-LspClient::LspClient(LspClientOptions options) : options_(std::move(options)) {
-  ::signal(SIGPIPE, SIG_IGN); // a dead server must fail a write, not kill the test
-  char log_template[] = "/tmp/hashline-test-log-XXXXXX";
-  int log_fd = ::mkstemp(log_template);
-  log_path_ = log_template;
+namespace {
+std::vector<std::string> commandLine(const LspClientOptions& options) {
+  std::vector<std::string> argv = {options.binary};
+  argv.insert(argv.end(), options.args.begin(), options.args.end());
+  return argv;
+}
+} // namespace
 
-  int in_pipe[2], out_pipe[2];
-  if (::pipe2(in_pipe, O_CLOEXEC) != 0 || ::pipe2(out_pipe, O_CLOEXEC) != 0) {
-    ADD_FAILURE() << "pipe: " << std::strerror(errno);
-    return;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in_pipe[0], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
-
-  std::vector<std::string> argv_strings = {options_.binary};
-  argv_strings.insert(argv_strings.end(), options_.args.begin(), options_.args.end());
-  std::vector<char*> argv;
-  for (auto& arg : argv_strings)
-    argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
-  int error =
-      ::posix_spawn(&pid_, options_.binary.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(in_pipe[0]);
-  ::close(out_pipe[1]);
-  ::close(log_fd);
-  to_server_ = in_pipe[1];
-  from_server_ = out_pipe[0];
-  if (error != 0) {
-    ADD_FAILURE() << "cannot start " << options_.binary << ": " << std::strerror(error);
-    pid_ = -1;
-    return;
-  }
+LspClient::LspClient(LspClientOptions options)
+    : options_(std::move(options)), process_(commandLine(options_)) {
   reader_ = std::thread([this] { readLoop(); });
 }
 
 LspClient::~LspClient() {
-  closeInput();
-  if (pid_ > 0 && !exit_code_) {
-    // Give the server a moment to notice EOF; then make sure it is gone.
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (running() && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (running()) {
-      ::kill(pid_, SIGKILL);
-      waitForExit();
-    }
-  }
+  process_.stop(std::chrono::seconds(5)); // a moment to notice EOF; then it is killed
   if (reader_.joinable()) reader_.join();
-  if (from_server_ >= 0) ::close(from_server_);
-  if (!log_path_.empty()) ::unlink(log_path_.c_str());
 }
 
 // --- the wire ----------------------------------------------------------------------------------
 
 bool LspClient::sendRaw(std::string_view bytes) {
-  if (to_server_ < 0) return false;
-  while (!bytes.empty()) {
-    ssize_t written = ::write(to_server_, bytes.data(), bytes.size());
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(written));
-  }
-  return true;
+  return process_.write(bytes);
 }
 
 bool LspClient::sendBody(std::string_view body) {
@@ -110,12 +51,8 @@ bool LspClient::send(const json& message) {
 
 void LspClient::readLoop() {
   lsp::FrameParser parser(lsp::FramingLimits{std::size_t{1} << 31, 1 << 16});
-  char buffer[64 * 1024];
-  while (true) {
-    ssize_t got = ::read(from_server_, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    parser.feed(std::string_view(buffer, static_cast<std::size_t>(got)));
+  process_.readUntilEnd([&](std::string_view chunk) {
+    parser.feed(chunk);
     for (lsp::FrameEvent event = parser.next(); event.kind != lsp::FrameEvent::NeedMore;
          event = parser.next()) {
       if (event.kind != lsp::FrameEvent::Message) {
@@ -131,7 +68,7 @@ void LspClient::readLoop() {
       }
       file(std::move(message));
     }
-  }
+  });
   std::lock_guard lock(mutex_);
   output_closed_ = true;
   changed_.notify_all();
@@ -163,10 +100,7 @@ template <class Pred> bool LspClient::waitFor(Pred ready, const std::string& wha
   ADD_FAILURE() << (output_closed_ ? "server closed its output" : "timed out")
                 << " while waiting for " << what << "\n--- server log ---\n"
                 << [this] {
-                     std::ifstream in(log_path_);
-                     std::stringstream text;
-                     text << in.rdbuf();
-                     std::string all = text.str();
+                     std::string all = process_.log();
                      return all.size() > 4000 ? "..." + all.substr(all.size() - 4000) : all;
                    }();
   return false;
@@ -363,38 +297,21 @@ std::optional<int> LspClient::shutdownAndExit() {
 }
 
 void LspClient::closeInput() {
-  if (to_server_ >= 0) {
-    ::close(to_server_);
-    to_server_ = -1;
-  }
+  process_.closeInput();
 }
 
 bool LspClient::running() {
-  if (pid_ <= 0 || exit_code_) return false;
-  int status = 0;
-  pid_t done = ::waitpid(pid_, &status, WNOHANG);
-  if (done == 0) return true;
-  if (done == pid_) exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return false;
+  return process_.running();
 }
 
 std::optional<int> LspClient::waitForExit() {
-  auto deadline = std::chrono::steady_clock::now() + options_.timeout;
-  while (running()) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ADD_FAILURE() << "the server did not exit";
-      return std::nullopt;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return exit_code_;
+  std::optional<int> code = process_.waitForExit(options_.timeout);
+  if (!code && process_.running()) ADD_FAILURE() << "the server did not exit";
+  return code;
 }
 
 std::string LspClient::log() const {
-  std::ifstream in(log_path_);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return process_.log();
 }
 
 std::vector<std::string> LspClient::outputProblems() const {

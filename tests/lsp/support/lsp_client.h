@@ -2,8 +2,8 @@
 //
 // In the style of clangd's unittests/LSPClient, but out of process: the constructor spawns
 // `hashline lsp --log-level debug` (HASHLINE_BINARY) with its stdin/stdout on pipes and its
-// stderr (the log) in a temp file. A reader thread parses every frame the server writes and
-// files it as a response (by id), a notification, or a server→client request (e.g.
+// stderr (the log) in a temp file (PipedProcess). A reader thread parses every frame the server
+// writes and files it as a response (by id), a notification, or a server→client request (e.g.
 // workspace/applyEdit, which a test answers with `respond`). Every wait has a generous timeout
 // (30 s by default) that only exists so a broken server fails the test instead of hanging it:
 // tests never assert on time.
@@ -20,6 +20,8 @@
 // server died. Threading: the test thread sends and waits; only the reader thread reads.
 #pragma once
 
+#include "tests/lsp/support/piped_process.h"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -30,7 +32,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 #include <thread>
 #include <vector>
 
@@ -126,11 +127,7 @@ private:
   template <class Pred> bool waitFor(Pred ready, const std::string& what);
 
   LspClientOptions options_;
-  pid_t pid_ = -1;
-  int to_server_ = -1;
-  int from_server_ = -1;
-  std::string log_path_;
-  std::optional<int> exit_code_;
+  PipedProcess process_;
   std::thread reader_;
   std::int64_t next_id_ = 1;
 
