@@ -63,7 +63,8 @@ void expectNoBufferEdit(LspClient& client) {
   EXPECT_TRUE(client.takeServerRequests("workspace/applyEdit").empty());
 }
 
-// The editor (the sidecar's LspClient) and Claude Code (its IDE connection, initialized).
+// The editor (the sidecar's LspClient) and Claude Code (its IDE connection, initialized), and
+// what each does in these tests.
 struct Session {
   Session(std::unique_ptr<LspClient> editor, int port, const std::string& token)
       : client(std::move(editor)), ide(port, token) {
@@ -76,8 +77,49 @@ struct Session {
     client->sync();
     return buffer;
   }
+  /// Claude Code proposes `contents` for `file` in tab `tab`; the call's id (it is answered when
+  /// the user decided).
+  int openDiff(const fs::path& file, const std::string& contents, const std::string& tab) {
+    return ide.startCall("openDiff", openDiffArguments(file, contents, tab));
+  }
+  /// The sidecar asks the editor to show `file` (not open): nothing is answered yet; the editor
+  /// shows it and opens its buffer, holding `text`.
+  EditorModel showAndOpen(const fs::path& file, const std::string& text) {
+    json show = client->waitServerRequest("window/showDocument");
+    EXPECT_EQ(show["params"]["uri"], "file://" + file.string()) << client->log();
+    EXPECT_EQ(show["params"]["takeFocus"], true);
+    expectNothingAnswered(ide);
+    client->respond(show["id"], {{"success", true}});
+    return openBuffer(file, text);
+  }
+  /// The user keeps Claude Code's pending op on `file` (hashline/accept); false when none.
+  bool keep(const fs::path& file) { return decide("hashline/accept", file); }
+  /// The user rejects it (hashline/reject, only sent: the editor applies the edit that follows).
+  bool reject(const fs::path& file) { return decide("hashline/reject", file); }
+  /// The editor's Accept / Reject question comes, with nothing answered to Claude Code yet; the
+  /// user answers `title` (null: dismisses it). The question, for its text.
+  json answerQuestion(const json& title) {
+    json question = client->waitServerRequest("window/showMessageRequest");
+    EXPECT_FALSE(question.is_null()) << client->log();
+    expectNothingAnswered(ide);
+    client->respond(question["id"], title.is_null() ? json(nullptr) : json{{"title", title}});
+    return question;
+  }
+
   std::unique_ptr<LspClient> client;
   IdeClient ide;
+
+private:
+  bool decide(const std::string& method, const fs::path& file) {
+    const std::uint64_t op = pendingOp(*client, file.string());
+    EXPECT_NE(op, 0u) << "no pending op on " << file << "\n" << client->log();
+    if (op == 0) return false;
+    if (method == "hashline/reject")
+      client->request(method, {{"op", std::to_string(op)}});
+    else
+      client->callResult(method, {{"op", std::to_string(op)}});
+    return true;
+  }
 };
 
 const json kApplyEdit = {{"workspace", {{"applyEdit", true}}}};
@@ -89,62 +131,51 @@ protected:
     const int at = port();
     return std::make_unique<Session>(std::move(client), at, onlyLock()["authToken"]);
   }
+  /// `name` in the workspace, holding `text` on disk.
+  fs::path workspaceFile(const std::string& name, const std::string& text) {
+    const fs::path file = root_ / "ws" / name;
+    std::ofstream(file) << text;
+    return file;
+  }
 };
 
 TEST_F(ClaudeOpenDiff, AFileNotOpenIsShownInTheEditorAndReviewedThere) {
-  const fs::path file = root_ / "ws" / "g.txt";
-  const fs::path other = root_ / "ws" / "h.txt";
-  std::ofstream(file) << "alpha\nbeta\n";
-  std::ofstream(other) << "one\n";
+  const fs::path file = workspaceFile("g.txt", "alpha\nbeta\n");
+  const fs::path other = workspaceFile("h.txt", "one\n");
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
 
-  int call = ide.startCall("openDiff", openDiffArguments(file, "alpha\nBETA\n", "g (1)"));
-  json show = client.waitServerRequest("window/showDocument");
-  ASSERT_FALSE(show.is_null()) << client.log();
-  EXPECT_EQ(show["params"]["uri"], "file://" + file.string());
-  EXPECT_EQ(show["params"]["takeFocus"], true);
-  expectNothingAnswered(ide);
-  client.respond(show["id"], {{"success", true}});
-  EditorModel buffer("file://" + file.string(), "alpha\nbeta\n");
-  client.didOpen(buffer.uri, buffer.text, buffer.version);
+  int call = s->openDiff(file, "alpha\nBETA\n", "g (1)");
+  EditorModel buffer = s->showAndOpen(file, "alpha\nbeta\n");
   applyNextEdit(client, buffer);
   EXPECT_EQ(buffer.text, "alpha\nBETA\n");
   expectNothingAnswered(ide);
-  const std::uint64_t op = pendingOp(client, file.string());
-  ASSERT_NE(op, 0u) << client.log();
-  client.request("hashline/reject", {{"op", std::to_string(op)}});
+  ASSERT_TRUE(s->reject(file));
   applyNextEdit(client, buffer);
   expectAnswer(ide, call, "DIFF_REJECTED", "g (1)");
   EXPECT_EQ(buffer.text, "alpha\nbeta\n");
   EXPECT_EQ(readFile(file), "alpha\nbeta\n");
 
   // Accepted: FILE_SAVED with the buffer's text, only after the user kept it.
-  call = ide.startCall("openDiff", openDiffArguments(other, "one\ntwo\n", "h (1)"));
-  show = client.waitServerRequest("window/showDocument");
-  client.respond(show["id"], {{"success", true}});
-  EditorModel second("file://" + other.string(), "one\n");
-  client.didOpen(second.uri, second.text, second.version);
+  call = s->openDiff(other, "one\ntwo\n", "h (1)");
+  EditorModel second = s->showAndOpen(other, "one\n");
   applyNextEdit(client, second);
   expectNothingAnswered(ide);
-  const std::uint64_t kept = pendingOp(client, other.string());
-  ASSERT_NE(kept, 0u);
-  client.callResult("hashline/accept", {{"op", std::to_string(kept)}});
+  ASSERT_TRUE(s->keep(other));
   expectAnswer(ide, call, "FILE_SAVED", "one\ntwo\n");
   EXPECT_EQ(readFile(other), "one\n") << "hashline wrote the file itself";
   EXPECT_EQ(client.shutdownAndExit(), 0);
 }
 
 TEST_F(ClaudeOpenDiff, AnEditorThatCannotShowTheFileLeavesTheCallToClaudeCode) {
-  const fs::path file = root_ / "ws" / "g.txt";
-  std::ofstream(file) << "alpha\n";
+  const fs::path file = workspaceFile("g.txt", "alpha\n");
   auto s = connect();
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
 
   // The editor says no: unanswered, the user told to answer in Claude Code's terminal.
-  ide.startCall("openDiff", openDiffArguments(file, "ALPHA\n", "g (1)"));
+  s->openDiff(file, "ALPHA\n", "g (1)");
   json show = client.waitServerRequest("window/showDocument");
   client.respond(show["id"], {{"success", false}});
   waitMessage(client, "the editor could not show it");
@@ -157,7 +188,7 @@ TEST_F(ClaudeOpenDiff, AnEditorThatCannotShowTheFileLeavesTheCallToClaudeCode) {
   expectNothingAnswered(ide);
 
   // An LSP client without showDocument: the same.
-  ide.startCall("openDiff", openDiffArguments(file, "ALPHA\n", "g (2)"));
+  s->openDiff(file, "ALPHA\n", "g (2)");
   show = client.waitServerRequest("window/showDocument");
   client.respondError(show["id"], -32601, "method not found");
   waitMessage(client, "Answer it in Claude Code's terminal");
@@ -172,8 +203,7 @@ TEST_F(ClaudeOpenDiff, AnEditorThatCannotShowTheFileLeavesTheCallToClaudeCode) {
 }
 
 TEST_F(ClaudeOpenDiff, AProposalOverUnsavedTypingIsAConflictTheUserResolvesThenDecides) {
-  const fs::path file = root_ / "ws" / "c.txt";
-  std::ofstream(file) << "one\ntwo\nthree\n";
+  const fs::path file = workspaceFile("c.txt", "one\ntwo\nthree\n");
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
@@ -182,44 +212,34 @@ TEST_F(ClaudeOpenDiff, AProposalOverUnsavedTypingIsAConflictTheUserResolvesThenD
 
   // 1. Claude's lines shown in place of the user's; Reject puts the user's back (keep theirs);
   // then Accept: FILE_SAVED with exactly the user's text.
-  int call =
-      ide.startCall("openDiff", openDiffArguments(file, "one\nTWO by claude\nthree\n", "c (1)"));
+  int call = s->openDiff(file, "one\nTWO by claude\nthree\n", "c (1)");
   applyNextEdit(client, buffer);
   EXPECT_EQ(buffer.text, "one\nTWO by claude\nthree\n");
   const std::string warning = waitMessage(client, "overlaps your unsaved typing at line 2");
   EXPECT_NE(warning.find("two typed"), std::string::npos) << warning;
   EXPECT_NE(warning.find("TWO by claude"), std::string::npos) << warning;
-  const std::uint64_t op = pendingOp(client, file.string());
-  ASSERT_NE(op, 0u) << client.log();
-  client.request("hashline/reject", {{"op", std::to_string(op)}});
+  ASSERT_TRUE(s->reject(file));
   applyNextEdit(client, buffer);
   EXPECT_EQ(buffer.text, typed);
-  json question = client.waitServerRequest("window/showMessageRequest");
-  ASSERT_FALSE(question.is_null()) << client.log();
+  json question = s->answerQuestion("Accept");
   EXPECT_EQ(question["params"]["actions"],
             json::array({{{"title", "Accept"}}, {{"title", "Reject"}}}));
   EXPECT_NE(question["params"]["message"].get<std::string>().find("overlapped your unsaved typing"),
             std::string::npos);
-  expectNothingAnswered(ide);
-  client.respond(question["id"], {{"title", "Accept"}});
   expectAnswer(ide, call, "FILE_SAVED", typed);
 
   // 2. Take Claude's (Keep), then Reject the edit: Claude's lines go out again, DIFF_REJECTED.
-  call = ide.startCall("openDiff", openDiffArguments(file, "one\nTWO again\nthree\n", "c (2)"));
+  call = s->openDiff(file, "one\nTWO again\nthree\n", "c (2)");
   applyNextEdit(client, buffer);
   EXPECT_EQ(buffer.text, "one\nTWO again\nthree\n");
-  const std::uint64_t second = pendingOp(client, file.string());
-  ASSERT_NE(second, 0u);
-  client.callResult("hashline/accept", {{"op", std::to_string(second)}});
-  question = client.waitServerRequest("window/showMessageRequest");
-  expectNothingAnswered(ide);
-  client.respond(question["id"], {{"title", "Reject"}});
+  ASSERT_TRUE(s->keep(file));
+  s->answerQuestion("Reject");
   applyNextEdit(client, buffer); // the op taken out again
   EXPECT_EQ(buffer.text, typed);
   expectAnswer(ide, call, "DIFF_REJECTED");
 
   // 3. The user edits Claude's lines, keeps them, and accepts: FILE_SAVED with the edited text.
-  call = ide.startCall("openDiff", openDiffArguments(file, "one\nTWO third\nthree\n", "c (3)"));
+  call = s->openDiff(file, "one\nTWO third\nthree\n", "c (3)");
   applyNextEdit(client, buffer);
   const std::uint64_t third = pendingOp(client, file.string());
   ASSERT_NE(third, 0u);
@@ -228,19 +248,16 @@ TEST_F(ClaudeOpenDiff, AProposalOverUnsavedTypingIsAConflictTheUserResolvesThenD
                    {buffer.replaceBytes(begin, end, "TWO third, edited by me")});
   client.sync();
   client.callResult("hashline/accept", {{"op", std::to_string(third)}});
-  question = client.waitServerRequest("window/showMessageRequest");
-  client.respond(question["id"], {{"title", "Accept"}});
+  s->answerQuestion("Accept");
   expectAnswer(ide, call, "FILE_SAVED", "one\nTWO third, edited by me\nthree\n");
 
   // 4. The question dismissed: no answer (Claude Code's prompt decides); close_tab then takes
   // Claude's lines out of the buffer before TAB_CLOSED.
   const std::string before = buffer.text;
-  ide.startCall("openDiff", openDiffArguments(file, "one\nTWO fourth\nthree\n", "c (4)"));
+  s->openDiff(file, "one\nTWO fourth\nthree\n", "c (4)");
   applyNextEdit(client, buffer);
-  const std::uint64_t fourth = pendingOp(client, file.string());
-  client.callResult("hashline/accept", {{"op", std::to_string(fourth)}});
-  question = client.waitServerRequest("window/showMessageRequest");
-  client.respond(question["id"], nullptr);
+  ASSERT_TRUE(s->keep(file));
+  s->answerQuestion(nullptr);
   waitMessage(client, "the question was dismissed");
   expectNothingAnswered(ide);
   int closing = ide.startCall("close_tab", {{"tab_name", "c (4)"}});
@@ -252,24 +269,20 @@ TEST_F(ClaudeOpenDiff, AProposalOverUnsavedTypingIsAConflictTheUserResolvesThenD
 }
 
 TEST_F(ClaudeOpenDiff, AProposalTheBufferAlreadyHoldsIsAskedAbout) {
-  const fs::path file = root_ / "ws" / "i.txt";
-  std::ofstream(file) << "a\nb\n";
+  const fs::path file = workspaceFile("i.txt", "a\nb\n");
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
   // The user already typed exactly what Claude proposes: nothing to review, so the editor asks.
   EditorModel buffer = s->openBuffer(file, "a\nB\n");
-  int call = ide.startCall("openDiff", openDiffArguments(file, "a\nB\n", "i (1)"));
-  json question = client.waitServerRequest("window/showMessageRequest");
+  int call = s->openDiff(file, "a\nB\n", "i (1)");
+  json question = s->answerQuestion("Reject");
   EXPECT_NE(question["params"]["message"].get<std::string>().find("already holds it"),
             std::string::npos)
       << question;
-  expectNothingAnswered(ide);
-  client.respond(question["id"], {{"title", "Reject"}});
   expectAnswer(ide, call, "DIFF_REJECTED");
-  call = ide.startCall("openDiff", openDiffArguments(file, "a\nB\n", "i (2)"));
-  question = client.waitServerRequest("window/showMessageRequest");
-  client.respond(question["id"], {{"title", "Accept"}});
+  call = s->openDiff(file, "a\nB\n", "i (2)");
+  s->answerQuestion("Accept");
   expectAnswer(ide, call, "FILE_SAVED", "a\nB\n");
   expectNoBufferEdit(client);
   EXPECT_EQ(readFile(file), "a\nb\n");
@@ -277,36 +290,30 @@ TEST_F(ClaudeOpenDiff, AProposalTheBufferAlreadyHoldsIsAskedAbout) {
 }
 
 TEST_F(ClaudeOpenDiff, AFileDeletedMeanwhileIsAWholeFileConflict) {
-  const fs::path file = root_ / "ws" / "d.txt";
-  std::ofstream(file) << "x\ny\n";
+  const fs::path file = workspaceFile("d.txt", "x\ny\n");
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
   EditorModel buffer = s->openBuffer(file, "x\ny\n");
   fs::remove(file);
-  int call = ide.startCall("openDiff", openDiffArguments(file, "x\nY\n", "d (1)"));
+  int call = s->openDiff(file, "x\nY\n", "d (1)");
   applyNextEdit(client, buffer);
   EXPECT_EQ(buffer.text, "x\nY\n");
   waitMessage(client, "overlaps your unsaved typing");
-  const std::uint64_t op = pendingOp(client, file.string());
-  ASSERT_NE(op, 0u) << client.log();
-  client.callResult("hashline/accept", {{"op", std::to_string(op)}});
-  json question = client.waitServerRequest("window/showMessageRequest");
-  expectNothingAnswered(ide);
-  client.respond(question["id"], {{"title", "Accept"}});
+  ASSERT_TRUE(s->keep(file));
+  s->answerQuestion("Accept");
   expectAnswer(ide, call, "FILE_SAVED", "x\nY\n");
   EXPECT_FALSE(fs::exists(file)) << "hashline wrote the file itself";
   EXPECT_EQ(client.shutdownAndExit(), 0);
 }
 
 TEST_F(ClaudeOpenDiff, AProposalThatIsNotTextIsLeftToClaudeCode) {
-  const fs::path file = root_ / "ws" / "b.txt";
-  std::ofstream(file) << "text\n";
+  const fs::path file = workspaceFile("b.txt", "text\n");
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
   EditorModel buffer = s->openBuffer(file, "text\n");
-  ide.startCall("openDiff", openDiffArguments(file, std::string("a\0b\n", 4), "b (1)"));
+  s->openDiff(file, std::string("a\0b\n", 4), "b (1)");
   waitMessage(client, "the proposal is not text");
   expectNothingAnswered(ide);
   int closing = ide.startCall("closeAllDiffTabs", json::object());
@@ -318,22 +325,21 @@ TEST_F(ClaudeOpenDiff, AProposalThatIsNotTextIsLeftToClaudeCode) {
 }
 
 TEST_F(ClaudeOpenDiff, TwoOpenDiffsOfOneFileAreDecidedInTurn) {
-  const fs::path file = root_ / "ws" / "t.txt";
-  std::ofstream(file) << "1\n2\n3\n";
+  const fs::path file = workspaceFile("t.txt", "1\n2\n3\n");
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
   EditorModel buffer = s->openBuffer(file, "1\n2\n3\n");
-  int first = ide.startCall("openDiff", openDiffArguments(file, "ONE\n2\n3\n", "t (1)"));
+  int first = s->openDiff(file, "ONE\n2\n3\n", "t (1)");
   applyNextEdit(client, buffer);
-  int second = ide.startCall("openDiff", openDiffArguments(file, "1\n2\nTHREE\n", "t (2)"));
+  int second = s->openDiff(file, "1\n2\nTHREE\n", "t (2)");
   expectNothingAnswered(ide); // both calls are in; the second waits for the first
   expectNoBufferEdit(client);
-  client.callResult("hashline/accept", {{"op", std::to_string(pendingOp(client, file.string()))}});
+  ASSERT_TRUE(s->keep(file));
   expectAnswer(ide, first, "FILE_SAVED", "ONE\n2\n3\n");
   applyNextEdit(client, buffer); // now the second, against the buffer as the first left it
   EXPECT_EQ(buffer.text, "ONE\n2\nTHREE\n");
-  client.request("hashline/reject", {{"op", std::to_string(pendingOp(client, file.string()))}});
+  ASSERT_TRUE(s->reject(file));
   applyNextEdit(client, buffer);
   expectAnswer(ide, second, "DIFF_REJECTED");
   EXPECT_EQ(buffer.text, "ONE\n2\n3\n");
@@ -341,13 +347,12 @@ TEST_F(ClaudeOpenDiff, TwoOpenDiffsOfOneFileAreDecidedInTurn) {
 }
 
 TEST_F(ClaudeOpenDiff, ClosingEveryTabOrTheConnectionTakesAnUndecidedProposalOut) {
-  const fs::path file = root_ / "ws" / "z.txt";
-  std::ofstream(file) << "keep\n";
+  const fs::path file = workspaceFile("z.txt", "keep\n");
   auto s = connect(kApplyEdit);
   LspClient& client = *s->client;
   IdeClient& ide = s->ide;
   EditorModel buffer = s->openBuffer(file, "keep\n");
-  ide.startCall("openDiff", openDiffArguments(file, "keep\nadded\n", "z (1)"));
+  s->openDiff(file, "keep\nadded\n", "z (1)");
   applyNextEdit(client, buffer);
   EXPECT_EQ(buffer.text, "keep\nadded\n");
   int closing = ide.startCall("closeAllDiffTabs", json::object());
@@ -362,7 +367,7 @@ TEST_F(ClaudeOpenDiff, ClosingEveryTabOrTheConnectionTakesAnUndecidedProposalOut
                                  {{"name", "closeAllDiffTabs"}, {"arguments", json::object()}})),
             "CLOSED_0_DIFF_TABS");
   // Claude Code goes away mid-review: the proposal is taken out.
-  ide.startCall("openDiff", openDiffArguments(file, "keep\nagain\n", "z (2)"));
+  s->openDiff(file, "keep\nagain\n", "z (2)");
   applyNextEdit(client, buffer);
   EXPECT_EQ(buffer.text, "keep\nagain\n");
   ide.close();
