@@ -24,10 +24,14 @@ std::string stringMember(const json& object, const char* key) {
   return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
 }
 
-void refuseLine(const AcpMessage& message, std::vector<std::string>& to, const char* from) {
-  to.push_back(errorLine(message.id, message.invalid_code,
-                         std::string("hashline acp: dropped a line from the ") + from + ": " +
-                             message.problem));
+// An invalid line from the client (or the agent): an error back to the sender, and a warning.
+void refuseLine(const AcpMessage& message, ProxyOutput& out, bool from_client) {
+  const std::string from = from_client ? "client" : "agent";
+  (from_client ? out.to_client : out.to_agent)
+      .push_back(
+          errorLine(message.id, message.invalid_code,
+                    "hashline acp: dropped a line from the " + from + ": " + message.problem));
+  out.warnings.push_back(from + " sent an invalid line: " + message.problem);
 }
 
 } // namespace
@@ -50,8 +54,7 @@ void ProxyCore::fromClient(std::string_view line, ProxyOutput& out, Clock::time_
   AcpMessage message = readAcpLine(line);
   switch (message.kind) {
   case MessageKind::Invalid:
-    refuseLine(message, out.to_client, "client");
-    out.warnings.push_back("client sent an invalid line: " + message.problem);
+    refuseLine(message, out, /*from_client=*/true);
     return;
   case MessageKind::Request:
     clientRequest(message, line, out, now);
@@ -112,8 +115,7 @@ void ProxyCore::fromAgent(std::string_view line, ProxyOutput& out) {
   AcpMessage message = readAcpLine(line);
   switch (message.kind) {
   case MessageKind::Invalid:
-    refuseLine(message, out.to_agent, "agent");
-    out.warnings.push_back("agent sent an invalid line: " + message.problem);
+    refuseLine(message, out, /*from_client=*/false);
     return;
   case MessageKind::Request:
     agentRequest(message, line, out);
