@@ -23,17 +23,11 @@ using journal_test::CliRun;
 using journal_test::numbered;
 using journal_test::readRaw;
 using journal_test::ScopedEnv;
-using journal_test::TempDir;
 using journal_test::writeRaw;
 using nlohmann::json;
 
-class JournalCliTest : public ::testing::Test {
+class JournalCliTest : public journal_test::CliWorkspaceTest {
 protected:
-  /// Runs `hashline args...` in the workspace, capturing stdout and stderr.
-  CliRun hashline(std::vector<std::string> args, const std::string& input = "") {
-    return journal_test::runHashline(workspace_.path(), work_.path(), std::move(args), input);
-  }
-
   json logJSON() {
     CliRun run = hashline({"log", "--json"});
     EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -50,12 +44,7 @@ protected:
 
   std::string file(const std::string& name) { return readRaw(workspace_ / name); }
 
-  TempDir work_;
-  TempDir workspace_;
-  ScopedEnv state_{"HASHLINE_STATE_DIR", work_.path()};
-  ScopedEnv runtime_{"HASHLINE_RUNTIME_DIR", work_.path()};
   ScopedEnv no_sidecar_{"HASHLINE_NO_SIDECAR", "1"};
-  ScopedEnv workspace_env_{"HASHLINE_WORKSPACE", workspace_.path()};
 };
 
 TEST_F(JournalCliTest, UndoAcrossRunsAndConflict) {

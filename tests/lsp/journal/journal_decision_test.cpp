@@ -17,15 +17,10 @@ namespace {
 using journal_test::CliRun;
 using journal_test::numbered;
 using journal_test::readRaw;
+using journal_test::replaced;
 using journal_test::ScopedEnv;
-using journal_test::TempDir;
 using journal_test::writeRaw;
 using nlohmann::json;
-
-std::string replaced(std::string text, const std::string& old_text, const std::string& new_text) {
-  text.replace(text.find(old_text), old_text.size(), new_text);
-  return text;
-}
 
 /// Every hunk of `log` (ops[].hunks[]) with its op, as "op#k state".
 std::vector<std::string> hunkStates(const json& log) {
@@ -45,23 +40,14 @@ std::vector<std::string> pendingIds(const json& pending) {
   return ids;
 }
 
-class DecisionTest : public ::testing::Test {
+class DecisionTest : public journal_test::CliWorkspaceTest {
 protected:
-  CliRun hashline(std::vector<std::string> args) {
-    return journal_test::runHashline(workspace_.path(), work_.path(), std::move(args));
-  }
   json cliJSON(std::vector<std::string> args) {
     args.push_back("--json");
     CliRun run = hashline(args);
     EXPECT_EQ(run.exit_code, 0) << run.err;
     return json::parse(run.out.empty() ? "{}" : run.out);
   }
-
-  TempDir work_;
-  TempDir workspace_;
-  ScopedEnv state_{"HASHLINE_STATE_DIR", work_.path()};
-  ScopedEnv runtime_{"HASHLINE_RUNTIME_DIR", work_.path()};
-  ScopedEnv workspace_env_{"HASHLINE_WORKSPACE", workspace_.path()};
 };
 
 // The editor's ✗ Reject and ✓ Keep on an agent's two hunks in an unsaved buffer.

@@ -19,15 +19,11 @@ namespace {
 
 using journal_test::numbered;
 using journal_test::readRaw;
+using journal_test::replaced;
 using journal_test::ScopedEnv;
 using journal_test::TempDir;
 using journal_test::writeRaw;
 using nlohmann::json;
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  text.replace(text.find(from), from.size(), to);
-  return text;
-}
 
 class JournalMoveTest : public ::testing::Test {
 protected:

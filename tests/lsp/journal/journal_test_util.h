@@ -1,5 +1,6 @@
 // Small helpers of the journal tests: temp directories, env overrides, raw file I/O that
-// bypasses the code under test, and the real `hashline` binary run as a process.
+// bypasses the code under test, the real `hashline` binary run as a process, and a fixture of a
+// workspace with private state and runtime directories for tests that run it.
 #pragma once
 
 #include "lsp/service/hashline_service.h"
@@ -72,6 +73,12 @@ inline std::string numbered(int count) {
   return text;
 }
 
+/// `text` with the first `from` replaced by `to` (`from` must be there).
+inline std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
 inline std::string readRaw(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + path);
@@ -132,5 +139,21 @@ inline CliRun runHashline(const std::string& cwd, const std::string& scratch,
   run.err = readRaw(err_path);
   return run;
 }
+
+/// A workspace and a private directory for the journal and the sockets (HASHLINE_STATE_DIR,
+/// HASHLINE_RUNTIME_DIR, HASHLINE_WORKSPACE), and the real `hashline` run in the workspace.
+class CliWorkspaceTest : public ::testing::Test {
+protected:
+  /// Runs `hashline args...` in the workspace, capturing stdout and stderr.
+  CliRun hashline(std::vector<std::string> args, const std::string& input = "") {
+    return runHashline(workspace_.path(), work_.path(), std::move(args), input);
+  }
+
+  TempDir work_;
+  TempDir workspace_;
+  ScopedEnv state_{"HASHLINE_STATE_DIR", work_.path()};
+  ScopedEnv runtime_{"HASHLINE_RUNTIME_DIR", work_.path()};
+  ScopedEnv workspace_env_{"HASHLINE_WORKSPACE", workspace_.path()};
+};
 
 } // namespace hashline::journal_test
