@@ -111,17 +111,8 @@ TEST(AcpPassthrough, SessionsGetHashlineMcpServer) {
   std::vector<std::string> command;
   for (const json& arg : args)
     command.push_back(arg.get<std::string>());
-  std::string input =
-      json{{"jsonrpc", "2.0"},
-           {"id", 1},
-           {"method", "initialize"},
-           {"params",
-            {{"protocolVersion", "2025-06-18"},
-             {"capabilities", json::object()},
-             {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}}
-          .dump() +
-      "\n" + json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump() + "\n" +
-      json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/list"}}.dump() + "\n";
+  const std::string input =
+      mcpInitializeLine(1, "t") + mcpInitializedLine() + mcpRequestLine(2, "tools/list");
   CliRun mcp = runHashline(command, sandbox.workspace(), input);
   EXPECT_NE(mcp.out.find("\"hashline_read\""), std::string::npos) << mcp.out << mcp.err;
 

@@ -259,6 +259,22 @@ json McpProcess::tool(int id, const std::string& name, const json& arguments) {
   return call(id, "tools/call", {{"name", name}, {"arguments", arguments}});
 }
 
+std::string mcpRequestLine(std::int64_t id, const std::string& method, const json& params) {
+  return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump() + "\n";
+}
+
+std::string mcpInitializeLine(std::int64_t id, const std::string& client,
+                              const std::string& version) {
+  return mcpRequestLine(id, "initialize",
+                        {{"protocolVersion", version},
+                         {"capabilities", json::object()},
+                         {"clientInfo", {{"name", client}, {"version", "1"}}}});
+}
+
+std::string mcpInitializedLine() {
+  return json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump() + "\n";
+}
+
 std::int64_t deadPid() {
   pid_t pid = ::fork();
   if (pid == 0) ::_exit(0);

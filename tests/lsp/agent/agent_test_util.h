@@ -1,7 +1,7 @@
 // Helpers for the agent tests: a private temp workspace with its own state and runtime
 // directories (HASHLINE_STATE_DIR / HASHLINE_RUNTIME_DIR set in this process, so the `hashline`
-// processes the tests spawn inherit them), running the real CLI with pipes, and talking raw
-// bytes to an agent socket.
+// processes the tests spawn inherit them), running the real CLI with pipes, talking raw bytes to
+// an agent socket, and the lines of an MCP stdio session.
 //
 // Threading: test thread only.
 #pragma once
@@ -82,6 +82,16 @@ private:
   int err_fd_ = -1;
   std::string buffered_;
 };
+
+/// One line of an MCP stdio session (`hashline mcp`'s stdin): request `method` with `id`.
+std::string mcpRequestLine(std::int64_t id, const std::string& method,
+                           const nlohmann::json& params = nlohmann::json::object());
+/// MCP's initialize request as a line: id `id`, protocol `version`, clientInfo named `client`
+/// (the agent's name when `hashline mcp` is given no --agent).
+std::string mcpInitializeLine(std::int64_t id, const std::string& client,
+                              const std::string& version = "2025-06-18");
+/// The notifications/initialized line that follows initialize's answer.
+std::string mcpInitializedLine();
 
 /// Connects to a Unix socket; -1 on failure.
 int connectUnix(const std::string& path);

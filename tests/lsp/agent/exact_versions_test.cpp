@@ -26,10 +26,6 @@ std::int64_t throughADouble(std::int64_t version) {
   return static_cast<std::int64_t>(static_cast<double>(version));
 }
 
-std::string line(int id, const std::string& method, const json& params) {
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump() + "\n";
-}
-
 std::map<int, json> answersOf(const CliRun& run) {
   std::map<int, json> answers;
   std::istringstream lines(run.out);
@@ -42,10 +38,7 @@ std::map<int, json> answersOf(const CliRun& run) {
 }
 
 std::string initialize() {
-  return line(0, "initialize",
-              {{"protocolVersion", "2025-06-18"},
-               {"capabilities", json::object()},
-               {"clientInfo", {{"name", "t"}, {"version", "1"}}}});
+  return mcpInitializeLine(0, "t");
 }
 
 TEST(ExactVersions, DiskVersionsOverMcpFitInADoubleAndRangeEditsAtThemApply) {
@@ -55,7 +48,7 @@ TEST(ExactVersions, DiskVersionsOverMcpFitInADoubleAndRangeEditsAtThemApply) {
   std::string reads = initialize();
   for (int i = 0; i < kFiles; ++i) {
     sandbox.write("f" + std::to_string(i) + ".txt", "file " + std::to_string(i) + "\nsecond\n");
-    reads += line(
+    reads += mcpRequestLine(
         i + 1, "tools/call",
         {{"name", "hashline_read"}, {"arguments", {{"path", "f" + std::to_string(i) + ".txt"}}}});
   }
@@ -77,17 +70,17 @@ TEST(ExactVersions, DiskVersionsOverMcpFitInADoubleAndRangeEditsAtThemApply) {
   // A range edit at the version as a JavaScript client would send it back applies.
   std::string edits = initialize();
   for (int i = 0; i < 4; ++i)
-    edits += line(2 * i + 1, "tools/call",
-                  {{"name", "hashline_read"},
-                   {"arguments", {{"path", "f" + std::to_string(i) + ".txt"}}}}) +
-             line(2 * i + 2, "tools/call",
-                  {{"name", "hashline_range"},
-                   {"arguments",
-                    {{"path", "f" + std::to_string(i) + ".txt"},
-                     {"start", 2},
-                     {"end", 2},
-                     {"content", "edited"},
-                     {"version", throughADouble(versions[i])}}}});
+    edits += mcpRequestLine(2 * i + 1, "tools/call",
+                            {{"name", "hashline_read"},
+                             {"arguments", {{"path", "f" + std::to_string(i) + ".txt"}}}}) +
+             mcpRequestLine(2 * i + 2, "tools/call",
+                            {{"name", "hashline_range"},
+                             {"arguments",
+                              {{"path", "f" + std::to_string(i) + ".txt"},
+                               {"start", 2},
+                               {"end", 2},
+                               {"content", "edited"},
+                               {"version", throughADouble(versions[i])}}}});
   CliRun edit = runHashline({"mcp", "--workspace", sandbox.workspace(), "--structured"},
                             sandbox.workspace(), edits);
   ASSERT_EQ(edit.exit_code, 0) << edit.err;

@@ -217,25 +217,13 @@ TEST_F(InvalidParamsTest, CliRefusesEveryMalformedOptionWithExitTwo) {
 }
 
 TEST_F(InvalidParamsTest, McpRefusesEveryMalformedArgumentAsInvalid) {
-  std::string input = json{{"jsonrpc", "2.0"},
-                           {"id", 0},
-                           {"method", "initialize"},
-                           {"params",
-                            {{"protocolVersion", "2025-06-18"},
-                             {"capabilities", json::object()},
-                             {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}}
-                          .dump() +
-                      "\n";
+  std::string input = mcpInitializeLine(0, "t");
   std::vector<BadParam> sent;
   for (const BadParam& bad : badParams()) {
     if (!bad.over_mcp) continue;
     sent.push_back(bad);
-    input += json{{"jsonrpc", "2.0"},
-                  {"id", sent.size()},
-                  {"method", "tools/call"},
-                  {"params", {{"name", "hashline_" + bad.method}, {"arguments", paramsOf(bad)}}}}
-                 .dump() +
-             "\n";
+    input += mcpRequestLine(static_cast<std::int64_t>(sent.size()), "tools/call",
+                            {{"name", "hashline_" + bad.method}, {"arguments", paramsOf(bad)}});
   }
   CliRun mcp =
       runHashline({"mcp", "--workspace", sandbox_.workspace()}, sandbox_.workspace(), input);
@@ -271,28 +259,12 @@ TEST_F(InvalidParamsTest, McpRefusesAMisspeltArgumentInsteadOfIgnoringIt) {
       {"hashline_undo", {{"op", "1"}, {"preview", true}}},
   };
   std::string input =
-      json{{"jsonrpc", "2.0"},
-           {"id", 0},
-           {"method", "initialize"},
-           {"params",
-            {{"protocolVersion", "2025-06-18"},
-             {"capabilities", json::object()},
-             {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}}
-          .dump() +
-      "\n" +
-      json{{"jsonrpc", "2.0"},
-           {"id", 1},
-           {"method", "tools/call"},
-           {"params", {{"name", "hashline_read"}, {"arguments", {{"path", "a.txt"}}}}}}
-          .dump() +
-      "\n";
+      mcpInitializeLine(0, "t") +
+      mcpRequestLine(1, "tools/call",
+                     {{"name", "hashline_read"}, {"arguments", {{"path", "a.txt"}}}});
   for (std::size_t i = 0; i < calls.size(); ++i)
-    input += json{{"jsonrpc", "2.0"},
-                  {"id", i + 2},
-                  {"method", "tools/call"},
-                  {"params", {{"name", calls[i].first}, {"arguments", calls[i].second}}}}
-                 .dump() +
-             "\n";
+    input += mcpRequestLine(static_cast<std::int64_t>(i + 2), "tools/call",
+                            {{"name", calls[i].first}, {"arguments", calls[i].second}});
   CliRun mcp =
       runHashline({"mcp", "--workspace", sandbox_.workspace()}, sandbox_.workspace(), input);
   ASSERT_EQ(mcp.exit_code, 0) << mcp.err;

@@ -25,16 +25,8 @@ std::vector<json> outputLines(const CliRun& run) {
   return lines;
 }
 
-std::string request(int id, const std::string& method, json params = json::object()) {
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}}.dump() + "\n";
-}
-
 std::string initialize(const std::string& version) {
-  return request(1, "initialize",
-                 {{"protocolVersion", version},
-                  {"capabilities", json::object()},
-                  {"clientInfo", {{"name", "test-agent"}, {"version", "1"}}}}) +
-         json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump() + "\n";
+  return mcpInitializeLine(1, "test-agent", version) + mcpInitializedLine();
 }
 
 TEST(McpProtocol, VersionNegotiation) {
@@ -44,7 +36,7 @@ TEST(McpProtocol, VersionNegotiation) {
                                                         {"2025-11-25", "2025-11-25"},
                                                         {"2024-11-05", "2025-11-25"}}) {
     CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(),
-                             initialize(asked) + request(2, "ping"));
+                             initialize(asked) + mcpRequestLine(2, "ping"));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     auto lines = outputLines(run);
     ASSERT_EQ(lines.size(), 2u) << run.out; // the notification gets no answer
@@ -60,11 +52,11 @@ TEST(McpProtocol, ReadEditAndRefusal) {
   AgentSandbox sandbox;
   sandbox.write("a.txt", "one\ntwo\nthree\n");
   // Turn 1: list and read.
-  CliRun first =
-      runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(),
-                  initialize("2025-06-18") + request(2, "tools/list") +
-                      request(3, "tools/call",
-                              {{"name", "hashline_read"}, {"arguments", {{"path", "a.txt"}}}}));
+  CliRun first = runHashline(
+      {"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(),
+      initialize("2025-06-18") + mcpRequestLine(2, "tools/list") +
+          mcpRequestLine(3, "tools/call",
+                         {{"name", "hashline_read"}, {"arguments", {{"path", "a.txt"}}}}));
   auto lines = outputLines(first);
   ASSERT_EQ(lines.size(), 3u) << first.out << first.err;
   std::set<std::string> names;
@@ -95,9 +87,10 @@ TEST(McpProtocol, ReadEditAndRefusal) {
                {"arguments",
                 {{"path", "a.txt"},
                  {"edits", {{{"op", "replace"}, {"anchor", anchor}, {"content", "TWO"}}}}}}};
-  CliRun second = runHashline(
-      {"mcp", "--workspace", sandbox.workspace(), "--structured"}, sandbox.workspace(),
-      initialize("2025-11-25") + request(2, "tools/call", edit) + request(3, "tools/call", edit));
+  CliRun second =
+      runHashline({"mcp", "--workspace", sandbox.workspace(), "--structured"}, sandbox.workspace(),
+                  initialize("2025-11-25") + mcpRequestLine(2, "tools/call", edit) +
+                      mcpRequestLine(3, "tools/call", edit));
   lines = outputLines(second);
   ASSERT_EQ(lines.size(), 3u) << second.out << second.err;
   EXPECT_EQ(lines[1]["result"]["isError"], false) << lines[1];
@@ -114,16 +107,16 @@ TEST(McpProtocol, ReadEditAndRefusal) {
 
 TEST(McpProtocol, MalformedInputIsAnsweredNotFatal) {
   AgentSandbox sandbox;
-  std::string input = initialize("2025-06-18") + "{not json\n" + "[1,2]\n" + "\n" +
-                      json{{"jsonrpc", "2.0"}, {"id", 5}}.dump() + "\n" +
-                      request(6, "no/such/method") +
-                      request(7, "tools/call", {{"name", "nope"}, {"arguments", json::object()}}) +
-                      request(8, "tools/call", {{"name", "hashline_read"}, {"arguments", 42}}) +
-                      request(9, "tools/call",
-                              {{"name", "hashline_edit"},
-                               {"arguments", {{"path", "a.txt"}, {"edits", "not a list"}}}}) +
-                      json{{"jsonrpc", "2.0"}, {"id", 99}, {"result", json::object()}}.dump() +
-                      "\n" + request(10, "ping");
+  std::string input =
+      initialize("2025-06-18") + "{not json\n" + "[1,2]\n" + "\n" +
+      json{{"jsonrpc", "2.0"}, {"id", 5}}.dump() + "\n" + mcpRequestLine(6, "no/such/method") +
+      mcpRequestLine(7, "tools/call", {{"name", "nope"}, {"arguments", json::object()}}) +
+      mcpRequestLine(8, "tools/call", {{"name", "hashline_read"}, {"arguments", 42}}) +
+      mcpRequestLine(9, "tools/call",
+                     {{"name", "hashline_edit"},
+                      {"arguments", {{"path", "a.txt"}, {"edits", "not a list"}}}}) +
+      json{{"jsonrpc", "2.0"}, {"id", 99}, {"result", json::object()}}.dump() + "\n" +
+      mcpRequestLine(10, "ping");
   CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(), input);
   EXPECT_EQ(run.exit_code, 0) << run.err;
   auto lines = outputLines(run);
@@ -144,9 +137,9 @@ TEST(McpProtocol, RelativeWorkspaceIsTakenAgainstTheCurrentDirectory) {
   sandbox.write("a.txt", "one\n");
   CliRun run =
       runHashline({"mcp", "--workspace", "ws"}, sandbox.root(),
-                  initialize("2025-11-25") +
-                      request(2, "tools/call",
-                              {{"name", "hashline_read"}, {"arguments", {{"path", "a.txt"}}}}));
+                  initialize("2025-11-25") + mcpRequestLine(2, "tools/call",
+                                                            {{"name", "hashline_read"},
+                                                             {"arguments", {{"path", "a.txt"}}}}));
   auto lines = outputLines(run);
   ASSERT_EQ(lines.size(), 2u) << run.out << run.err;
   EXPECT_EQ(lines[1]["result"]["isError"], false) << lines[1];
@@ -155,7 +148,7 @@ TEST(McpProtocol, RelativeWorkspaceIsTakenAgainstTheCurrentDirectory) {
 TEST(McpProtocol, MalformedJsonLineKeepsTheConnection) {
   AgentSandbox sandbox;
   std::string input = initialize("2025-11-25") + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\n" +
-                      "\xff\xfe\n" + request(3, "ping");
+                      "\xff\xfe\n" + mcpRequestLine(3, "ping");
   CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(), input);
   EXPECT_EQ(run.exit_code, 0) << run.err;
   auto lines = outputLines(run);
@@ -177,7 +170,7 @@ TEST(McpProtocol, OversizedLineIsSkippedAndAnswered) {
               {"params",
                {{"name", "hashline_edit"},
                 {"arguments", {{"path", "a.txt"}, {"edits", std::string(5000, 'x')}}}}}};
-  std::string input = initialize("2025-11-25") + big.dump() + "\n" + request(3, "ping");
+  std::string input = initialize("2025-11-25") + big.dump() + "\n" + mcpRequestLine(3, "ping");
   CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace(), "--max-message-bytes", "1K"},
                            sandbox.workspace(), input);
   EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -199,8 +192,9 @@ TEST(McpProtocol, BatchIsRefusedAsOneInvalidRequest) {
   AgentSandbox sandbox;
   json batch = json::array({json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "ping"}},
                             json{{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/list"}}});
-  CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(),
-                           initialize("2025-06-18") + batch.dump() + "\n" + request(4, "ping"));
+  CliRun run =
+      runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(),
+                  initialize("2025-06-18") + batch.dump() + "\n" + mcpRequestLine(4, "ping"));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   auto lines = outputLines(run);
   ASSERT_EQ(lines.size(), 3u) << run.out; // no answer per element
@@ -223,7 +217,8 @@ TEST(McpProtocol, RequestWithoutIdIsANotificationAndIgnored) {
                                    {{"path", "a.txt"},
                                     {"edits", {{{"op", "write"}, {"content", "clobbered\n"}}}}}}}) +
       notification("notifications/cancelled", {{"requestId", 1}}) + notification("no/such", {}) +
-      request(2, "ping").substr(0, request(2, "ping").size() - 1); // last line: no newline
+      mcpRequestLine(2, "ping").substr(0, mcpRequestLine(2, "ping").size() -
+                                              1); // last line: no newline
   CliRun run = runHashline({"mcp", "--workspace", sandbox.workspace()}, sandbox.workspace(), input);
   EXPECT_EQ(run.exit_code, 0) << run.err;
   auto lines = outputLines(run);
