@@ -473,21 +473,30 @@ local c_accepted = b_rejected and test('a file not open in Neovim (c.txt): shown
   H.eq(want, H.lines(cbuf), 'c.txt buffer after Claude Code wrote it')
 end)
 
+-- The user types `user` on line `n` of a.txt over `base` (unsaved); Claude Code's next Edit (step
+-- `go`) puts `claude` there: a conflict hunk pending review, Claude's line shown in place of the
+-- user's, and Neovim's Accept / Reject question to be answered `answer`. Returns the user's lines
+-- and how many questions were asked before.
+local function conflict_over_typing(base, n, user, claude, go, answer)
+  vim.api.nvim_buf_set_lines(bufnr, n - 1, n, true, { user })
+  local users = with(base, n, user)
+  H.assert_mirrored(bufnr, 'a.txt')
+  question_answer = answer
+  local asked = #questions
+  local seen = pending_ops('a.txt')
+  H.write_file(go_file[go], 'go')
+  local hunk = wait_hunk(seen, 'a.txt')
+  H.eq(n, hunk.line, 'the conflict hunk line')
+  H.eq(with(base, n, claude), H.lines(bufnr), "a.txt while the review is pending: Claude's line in place of the user's")
+  return users, asked
+end
+
 local a_disk -- a.txt on disk after the conflict the user kept theirs in
 local kept_theirs = c_accepted and test("an Edit over the user's unsaved typing (a.txt line 5): Claude's line shown in place of theirs; keeping theirs (:HashlineReject) and Accept: Claude Code writes exactly the user's text", function()
   vim.api.nvim_set_current_buf(bufnr)
   local before = typed_plus(with(LINES, 10, EDIT1_NEW))
   H.eq(text_of(before), H.read_file(ws .. '/a.txt'), 'a.txt on disk before')
-  vim.api.nvim_buf_set_lines(bufnr, 4, 5, true, { USER5 })
-  local users = with(before, 5, USER5)
-  H.assert_mirrored(bufnr, 'a.txt')
-  question_answer = 'Accept'
-  local asked = #questions
-  local seen = pending_ops('a.txt')
-  H.write_file(go_file[6], 'go')
-  local hunk = wait_hunk(seen, 'a.txt')
-  H.eq(5, hunk.line, 'the conflict hunk line')
-  H.eq(with(before, 5, CLAUDE5), H.lines(bufnr), "a.txt while the review is pending: Claude's line in place of the user's")
+  local users, asked = conflict_over_typing(before, 5, USER5, CLAUDE5, 6, 'Accept')
   H.eq(text_of(before), H.read_file(ws .. '/a.txt'), 'a.txt on disk while the review is pending')
   local named = 'line 5 (yours: "' .. USER5 .. '" / Claude\'s: "' .. CLAUDE5:sub(1, 57)
   H.check((H.read_file(sidecar_log) or ''):find(named, 1, true), 'the sidecar log does not name the conflict as ' .. named)
@@ -507,16 +516,7 @@ end)
 
 local took_claudes = kept_theirs and test("again over unsaved typing (a.txt line 6): taking Claude's line (:HashlineAccept) then Reject: Claude's line goes, nothing is written, Claude Code reports the rejection", function()
   local base = H.lines(bufnr)
-  vim.api.nvim_buf_set_lines(bufnr, 5, 6, true, { USER6 })
-  local users = with(base, 6, USER6)
-  H.assert_mirrored(bufnr, 'a.txt')
-  question_answer = 'Reject'
-  local asked = #questions
-  local seen = pending_ops('a.txt')
-  H.write_file(go_file[7], 'go')
-  local hunk = wait_hunk(seen, 'a.txt')
-  H.eq(6, hunk.line, 'the conflict hunk line')
-  H.eq(with(base, 6, CLAUDE6), H.lines(bufnr), "a.txt while pending: Claude's line in place of the user's")
+  local users, asked = conflict_over_typing(base, 6, USER6, CLAUDE6, 7, 'Reject')
   vim.api.nvim_win_set_cursor(0, { 6, 0 })
   vim.cmd('HashlineAccept')
   H.check(H.wait(timeout_ms, function() return vim.deep_equal(users, H.lines(bufnr)) or driver_code ~= nil end),
