@@ -6,6 +6,7 @@
 // what they hold now, and the editor is asked nothing.
 #include "../agent/agent_test_util.h"
 #include "acp_client.h"
+#include "acp_test_util.h"
 #include "tests/lsp/support/lsp_client.h"
 
 #include <gtest/gtest.h>
@@ -81,16 +82,11 @@ TEST_F(AcpFilesSidecar, TheWriteLandsInTheBufferWithTheTypingKept) {
   EXPECT_EQ(editor_.snapshot(uri_)["sha256"], sha256Hex(buffer_));
   EXPECT_EQ(sandbox_.read("notes.txt"), "one\ntwo\nthree\nfour\n") << "not saved";
 
-  CliRun log = runHashline({"log", "--json"}, sandbox_.workspace());
-  ASSERT_EQ(log.exit_code, 0) << log.err;
-  json ops = log.json()["ops"];
-  ASSERT_EQ(ops.size(), 1u) << ops;
-  EXPECT_EQ(ops[0]["agent"], "puppet-agent");
-  EXPECT_EQ(ops[0]["session"], session);
-  EXPECT_EQ(ops[0]["backend"], "buffer");
+  json op = onlyPuppetOp(sandbox_.workspace(), session, "buffer");
+  ASSERT_FALSE(op.is_null());
 
   // Undone from the CLI: the agent's line goes back, the typing stays.
-  BackgroundCli undo({"undo", std::to_string(ops[0]["op"].get<int>())}, sandbox_.workspace());
+  BackgroundCli undo({"undo", std::to_string(op["op"].get<int>())}, sandbox_.workspace());
   editorApplies();
   CliRun undone = undo.wait();
   EXPECT_EQ(undone.exit_code, 0) << undone.err;
@@ -108,7 +104,7 @@ TEST_F(AcpFilesSidecar, AWriteOverTheUsersNewTypingIsRefused) {
              {"content", "TYPED\none\nTWO (agent)\nthree\nfour\n"}});
   json refused = answerTo(101);
   ASSERT_TRUE(refused.contains("error")) << refused;
-  std::string message = refused["error"]["message"];
+  std::string message = errorMessage(refused);
   EXPECT_NE(message.find("Lines 3-3 now hold:\ntwo, typed by the user"), std::string::npos)
       << message;
   editor_.sync();

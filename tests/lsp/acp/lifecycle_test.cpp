@@ -3,6 +3,7 @@
 // ACP error, nothing hangs, and the agent's process group never outlives the proxy.
 #include "../agent/agent_test_util.h"
 #include "acp_client.h"
+#include "acp_test_util.h"
 
 #include <csignal>
 #include <gtest/gtest.h>
@@ -92,10 +93,8 @@ TEST(AcpLifecycle, AnAgentThatDiesAnswersEveryPendingRequestWithAnError) {
       [](const json& m) { return m.value("method", "") == "session/prompt"; }));
   client.notify("_puppet/exit", {{"code", 3}});
   json answer = client.waitResponse(prompt);
-  ASSERT_TRUE(answer.contains("error")) << answer << client.log();
-  EXPECT_NE(answer["error"]["message"].get<std::string>().find("exited with status 3"),
-            std::string::npos)
-      << answer;
+  EXPECT_NE(errorMessage(answer).find("exited with status 3"), std::string::npos)
+      << answer << client.log();
   EXPECT_EQ(client.waitForExit(), 3);
 }
 
@@ -104,9 +103,8 @@ TEST(AcpLifecycle, AnAgentThatNeverAnswersTheHandshakeGetsAnError) {
   AcpClient client(sandbox.workspace(), {"--handshake-timeout", "1"}, {{"PUPPET_SILENT", "1"}});
   std::int64_t init = client.request("initialize", {{"protocolVersion", 1}});
   json answer = client.waitResponse(init);
-  ASSERT_TRUE(answer.contains("error")) << answer << client.log();
-  EXPECT_NE(answer["error"]["message"].get<std::string>().find("--handshake-timeout"),
-            std::string::npos);
+  EXPECT_NE(errorMessage(answer).find("--handshake-timeout"), std::string::npos)
+      << answer << client.log();
   // Other requests (a prompt may run for long) are never timed out by the proxy; the session
   // goes on.
   EXPECT_TRUE(client.running());
@@ -152,10 +150,8 @@ TEST(AcpLifecycle, AnAgentThatCannotStartAnswersInitializeWithTheReason) {
   AcpClient client(sandbox.workspace(), {}, {}, {"/nonexistent/agent-binary", "--acp"});
   std::int64_t init = client.request("initialize", {{"protocolVersion", 1}});
   json answer = client.waitResponse(init);
-  ASSERT_TRUE(answer.contains("error")) << answer << client.log();
-  EXPECT_NE(answer["error"]["message"].get<std::string>().find("cannot start the agent"),
-            std::string::npos)
-      << answer;
+  EXPECT_NE(errorMessage(answer).find("cannot start the agent"), std::string::npos)
+      << answer << client.log();
   EXPECT_EQ(client.waitForExit(), 127);
 }
 
