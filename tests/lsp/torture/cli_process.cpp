@@ -1,11 +1,8 @@
 // Spawning, waiting for and killing the real `hashline` binary; see cli_process.h.
 #include "tests/lsp/torture/cli_process.h"
 
-#include "lsp/platform/build_variant.h"
-#include "lsp/platform/directory_watcher.h"
+#include "tests/lsp/torture/write_detector.h"
 
-#include <algorithm>
-#include <boost/asio/io_context.hpp>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -111,37 +108,30 @@ CliOutcome runCliWatchingWrites(const std::vector<std::string>& args, const std:
                                 const std::string& watched_dir,
                                 const std::vector<std::string>& names,
                                 std::optional<std::chrono::microseconds> kill_delay) {
-  // The product's own watcher (lsp/platform, as the reconciler uses it), started before the child,
-  // so its first write cannot be missed.
-  boost::asio::io_context io;
-  const auto started = std::chrono::steady_clock::now();
-  std::optional<std::chrono::microseconds> first_write;
-  platform::DirectoryWatcher watcher(
-      io, [&](const std::string&, const std::string& name, std::uint32_t) {
-        if (first_write || std::find(names.begin(), names.end(), name) == names.end()) return;
-        first_write = std::chrono::duration_cast<std::chrono::microseconds>(
-            std::chrono::steady_clock::now() - started);
-        io.stop(); // the kill's delay counts from here, not from the end of the slice below
-      });
-  if (!watcher.watch(watched_dir)) {
+  // Started before the child, so its first write cannot be missed.
+  WriteDetector detector(watched_dir, names);
+  if (!detector.error().empty()) {
     CliOutcome failed;
-    failed.err = "cannot watch " + watched_dir + " through " + watcher.mechanism();
+    failed.err = detector.error();
     return failed;
   }
+  const auto started = std::chrono::steady_clock::now();
+  std::optional<std::chrono::microseconds> first_write;
+  auto seen = [&] {
+    first_write = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - started);
+  };
   Child child = start(args, cwd);
   while (child.pid > 0 && !first_write) {
-    io.run_for(std::chrono::milliseconds(5));
+    if (detector.waitForWrite(std::chrono::milliseconds(5))) {
+      seen(); // the kill's delay counts from here
+      break;
+    }
     siginfo_t info{};
-    if (!first_write &&
-        ::waitid(P_PID, static_cast<id_t>(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+    if (::waitid(P_PID, static_cast<id_t>(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
         info.si_pid == child.pid) {
-      // It ended: with inotify every event of its writes is queued by now; take them, then
-      // stop. A polling watcher (the portable build) reports them at its next scan.
-      io.poll();
-      const auto scan_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-      while (!platform::linuxNativeCalls() && !first_write &&
-             std::chrono::steady_clock::now() < scan_deadline)
-        io.run_for(std::chrono::milliseconds(5));
+      // It ended: take the changes it made since the last look, then stop.
+      if (detector.collectAfterExit()) seen();
       break;
     }
   }

@@ -1,8 +1,8 @@
 // Runs the real `hashline` binary for the CLI torture tests: to completion (stdout and stderr
 // captured through unlinked temp files, so no pipe can deadlock), or killed with SIGKILL after
 // a chosen delay — counted from its start, or from the first change it makes to a watched file
-// (seen through inotify). The child inherits this process's environment.
-// Threading: test thread only.
+// (seen through inotify, tests/lsp/torture/write_detector.h). The child inherits this process's
+// environment. Threading: test thread only.
 #pragma once
 
 #include <chrono>
