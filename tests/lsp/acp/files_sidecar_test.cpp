@@ -5,6 +5,7 @@
 // ACP session and undoable; a write over lines the user changed since the read is refused with
 // what they hold now, and the editor is asked nothing.
 #include "../agent/agent_test_util.h"
+#include "../agent/scripted_editor.h"
 #include "acp_client.h"
 #include "acp_test_util.h"
 #include "tests/lsp/support/lsp_client.h"
@@ -19,16 +20,7 @@ using nlohmann::json;
 
 class AcpFilesSidecar : public ::testing::Test {
 protected:
-  void SetUp() override {
-    path_ = sandbox_.write("notes.txt", "one\ntwo\nthree\nfour\n");
-    uri_ = fileUri(path_);
-    editor_.initialize({{"workspace", {{"applyEdit", true}}}},
-                       {{"rootUri", fileUri(sandbox_.workspace())}});
-    ASSERT_TRUE(waitForDiscoveryFile(sandbox_.runtime()));
-    buffer_ = "TYPED\none\ntwo\nthree\nfour\n"; // an unsaved line at the top
-    editor_.didOpen(uri_, buffer_, 1);
-    editor_.sync();
-  }
+  void SetUp() override { ASSERT_TRUE(waitForDiscoveryFile(sandbox_.runtime())); }
 
   /// The agent sends `method`; returns the id to wait on.
   void agentAsks(std::int64_t id, const std::string& method, json params) {
@@ -42,26 +34,16 @@ protected:
   }
   /// The user types: the whole buffer becomes `text`.
   void userTypes(const std::string& text) {
-    buffer_ = text;
-    editor_.didChange(uri_, ++version_, {LspClient::fullChange(text)});
-    editor_.sync();
-  }
-  /// The editor applies the sidecar's next workspace/applyEdit.
-  void editorApplies() {
-    json request = editor_.waitServerRequest("workspace/applyEdit");
-    ASSERT_FALSE(request.is_null()) << editor_.log();
-    std::int64_t edit_version = 0;
-    buffer_ = applyDocumentEdit(buffer_, request["params"]["edit"], uri_, edit_version);
-    EXPECT_EQ(edit_version, version_);
-    editor_.didChange(uri_, ++version_, {LspClient::fullChange(buffer_)});
-    editor_.respond(request["id"], {{"applied", true}});
+    editor_.buffer = text;
+    editor_.client.didChange(editor_.uri, ++editor_.version, {LspClient::fullChange(text)});
+    editor_.client.sync();
   }
 
   AgentSandbox sandbox_;
-  LspClient editor_;
+  const std::string path_ = sandbox_.write("notes.txt", "one\ntwo\nthree\nfour\n");
+  ScriptedEditor editor_{sandbox_, "notes.txt",
+                         "TYPED\none\ntwo\nthree\nfour\n"}; // unsaved top line
   AcpClient client_{sandbox_.workspace()};
-  std::string path_, uri_, buffer_;
-  std::int64_t version_ = 1;
 };
 
 TEST_F(AcpFilesSidecar, TheWriteLandsInTheBufferWithTheTypingKept) {
@@ -75,11 +57,11 @@ TEST_F(AcpFilesSidecar, TheWriteLandsInTheBufferWithTheTypingKept) {
             {{"sessionId", session},
              {"path", path_},
              {"content", "TYPED\none\nTWO (agent)\nthree\nfour\n"}});
-  editorApplies();
+  editor_.applyNextEdit();
   json written = answerTo(101);
-  ASSERT_TRUE(written.contains("result")) << written << client_.log() << editor_.log();
-  EXPECT_EQ(buffer_, "TYPED more\none\nTWO (agent)\nthree\nfour\n");
-  EXPECT_EQ(editor_.snapshot(uri_)["sha256"], sha256Hex(buffer_));
+  ASSERT_TRUE(written.contains("result")) << written << client_.log() << editor_.client.log();
+  EXPECT_EQ(editor_.buffer, "TYPED more\none\nTWO (agent)\nthree\nfour\n");
+  EXPECT_EQ(editor_.client.snapshot(editor_.uri)["sha256"], sha256Hex(editor_.buffer));
   EXPECT_EQ(sandbox_.read("notes.txt"), "one\ntwo\nthree\nfour\n") << "not saved";
 
   json op = onlyPuppetOp(sandbox_.workspace(), session, "buffer");
@@ -87,10 +69,10 @@ TEST_F(AcpFilesSidecar, TheWriteLandsInTheBufferWithTheTypingKept) {
 
   // Undone from the CLI: the agent's line goes back, the typing stays.
   BackgroundCli undo({"undo", std::to_string(op["op"].get<int>())}, sandbox_.workspace());
-  editorApplies();
+  editor_.applyNextEdit();
   CliRun undone = undo.wait();
   EXPECT_EQ(undone.exit_code, 0) << undone.err;
-  EXPECT_EQ(buffer_, "TYPED more\none\ntwo\nthree\nfour\n");
+  EXPECT_EQ(editor_.buffer, "TYPED more\none\ntwo\nthree\nfour\n");
 }
 
 TEST_F(AcpFilesSidecar, AWriteOverTheUsersNewTypingIsRefused) {
@@ -107,10 +89,10 @@ TEST_F(AcpFilesSidecar, AWriteOverTheUsersNewTypingIsRefused) {
   std::string message = errorMessage(refused);
   EXPECT_NE(message.find("Lines 3-3 now hold:\ntwo, typed by the user"), std::string::npos)
       << message;
-  editor_.sync();
-  EXPECT_TRUE(editor_.takeServerRequests("workspace/applyEdit").empty())
+  editor_.client.sync();
+  EXPECT_TRUE(editor_.client.takeServerRequests("workspace/applyEdit").empty())
       << "the editor was asked to apply something";
-  EXPECT_EQ(editor_.snapshot(uri_)["sha256"], sha256Hex(buffer_));
+  EXPECT_EQ(editor_.client.snapshot(editor_.uri)["sha256"], sha256Hex(editor_.buffer));
   CliRun log = runHashline({"log", "--json"}, sandbox_.workspace());
   EXPECT_EQ(log.json()["ops"].size(), 0u) << log.out;
 }
@@ -141,15 +123,15 @@ TEST_F(AcpFilesSidecar, AnAgentsOwnDiskWriteIsMergedAndJournaledUnderItsName) {
   ASSERT_TRUE(answerTo(100).contains("result")) << client_.log();
 
   sandbox_.write("notes.txt", "one\ntwo\nTHREE (agent)\nfour\n"); // the agent's own write
-  editorApplies();                                                // the reconciler's merge
-  EXPECT_EQ(buffer_, "TYPED\none\ntwo\nTHREE (agent)\nfour\n");
-  editor_.sync();
+  editor_.applyNextEdit();                                        // the reconciler's merge
+  EXPECT_EQ(editor_.buffer, "TYPED\none\ntwo\nTHREE (agent)\nfour\n");
+  editor_.client.sync();
   json ops;
   for (int i = 0; i < 300 && ops.empty(); ++i) { // the op is journaled once the mirror confirms
     ops = runHashline({"log", "--json"}, sandbox_.workspace()).json()["ops"];
     if (ops.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  ASSERT_EQ(ops.size(), 1u) << ops << editor_.log();
+  ASSERT_EQ(ops.size(), 1u) << ops << editor_.client.log();
   EXPECT_EQ(ops[0]["method"], "reconcile");
   EXPECT_EQ(ops[0]["agent"], "puppet-agent");
   EXPECT_EQ(ops[0]["session"], session);

@@ -2,13 +2,15 @@
 #include "scripted_editor.h"
 
 #include <gtest/gtest.h>
+#include <utility>
 
 namespace hashline::test {
 
 using nlohmann::json;
 
-ScriptedEditor::ScriptedEditor(const AgentSandbox& sandbox)
-    : uri(fileUri(sandbox.workspace() + "/a.txt")) {
+ScriptedEditor::ScriptedEditor(const AgentSandbox& sandbox, const std::string& name,
+                               std::string text)
+    : uri(fileUri(sandbox.workspace() + "/" + name)), buffer(std::move(text)) {
   client.initialize({{"workspace", {{"applyEdit", true}}}},
                     {{"rootUri", fileUri(sandbox.workspace())}});
   client.didOpen(uri, buffer, version);

@@ -1,8 +1,8 @@
-// A scripted editor for the agent tests: a real `hashline lsp` (LspClient over pipes) on the
-// sandbox's workspace with `a.txt` open and an unsaved line the disk lacks, answering the
-// sidecar's workspace/applyEdit as an editor does. The sidecar's pid is known, so a test can
-// SIGKILL or SIGSTOP it; a second ScriptedEditor in the same test process is the same editor
-// starting a new sidecar (its parent, this process, is the editor pid of both).
+// A scripted editor for the agent and ACP tests: a real `hashline lsp` (LspClient over pipes) on
+// the sandbox's workspace with one file open (by default `a.txt` with an unsaved line the disk
+// lacks), answering the sidecar's workspace/applyEdit as an editor does. The sidecar's pid is
+// known, so a test can SIGKILL or SIGSTOP it; a second ScriptedEditor in the same test process is
+// the same editor starting a new sidecar (its parent, this process, is the editor pid of both).
 //
 // Threading: test thread only.
 #pragma once
@@ -19,13 +19,15 @@ namespace hashline::test {
 struct ScriptedEditor {
   static constexpr const char* kBuffer = "one\ntwo (unsaved)\nthree\n";
 
-  explicit ScriptedEditor(const AgentSandbox& sandbox);
-  /// Answers the sidecar's next applyEdit for a.txt: applies it, sends the didChange, replies
+  /// Opens `name` (in the workspace; written there already) with the buffer `text`.
+  explicit ScriptedEditor(const AgentSandbox& sandbox, const std::string& name = "a.txt",
+                          std::string text = kBuffer);
+  /// Answers the sidecar's next applyEdit for the file: applies it, sends the didChange, replies
   /// applied; returns the new buffer text.
   std::string applyNextEdit();
 
   std::string uri;
-  std::string buffer = kBuffer;
+  std::string buffer;
   std::int64_t version = 1;
   LspClient client;
   pid_t sidecar_pid = 0;
