@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lsp/service/hashline_service.h"
+#include "tests/lsp/support/temp_dir.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,24 +22,10 @@
 
 namespace hashline::journal_test {
 
-class TempDir {
+/// A fresh temp directory (`hashline-journal-XXXXXX`), removed at the end.
+class TempDir : public test::TempDir {
 public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "hashline-journal-XXXXXX");
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = std::filesystem::canonical(pattern).string();
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
-
-private:
-  std::string path_;
+  TempDir() : test::TempDir("hashline-journal") {}
 };
 
 class ScopedEnv {

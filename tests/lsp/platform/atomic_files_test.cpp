@@ -3,6 +3,7 @@
 // write-only file and on a symlink, and extended attributes carried over.
 #include "lsp/platform/atomic_files.h"
 #include "lsp/platform/build_variant.h"
+#include "tests/lsp/support/temp_dir.h"
 
 #include <cerrno>
 #include <cstring>
@@ -23,16 +24,10 @@ namespace fs = std::filesystem;
 class AtomicFilesTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    char dir_template[] = "/tmp/hashline-atomic-XXXXXX";
-    ASSERT_NE(::mkdtemp(dir_template), nullptr);
-    dir_ = dir_template;
     dir_fd_ = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     ASSERT_GE(dir_fd_, 0);
   }
-  void TearDown() override {
-    ::close(dir_fd_);
-    fs::remove_all(dir_);
-  }
+  void TearDown() override { ::close(dir_fd_); }
   std::string read(const std::string& name) {
     std::ifstream in(fs::path(dir_) / name, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -41,7 +36,8 @@ protected:
     std::ofstream(fs::path(dir_) / name, std::ios::binary) << text;
   }
 
-  std::string dir_;
+  hashline::test::TempDir temp_{"hashline-atomic"};
+  const std::string dir_ = temp_.path();
   int dir_fd_ = -1;
 };
 

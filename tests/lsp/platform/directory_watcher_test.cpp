@@ -3,6 +3,7 @@
 // the directory's own removal are each reported with the entry's name; unwatched directories
 // report nothing. Waits end on the event (or fail after 10 s), never on a fixed sleep.
 #include "lsp/platform/directory_watcher.h"
+#include "tests/lsp/support/temp_dir.h"
 
 #include <boost/asio/io_context.hpp>
 #include <chrono>
@@ -26,13 +27,6 @@ struct Seen {
 
 class DirectoryWatcherTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    char dir_template[] = "/tmp/hashline-watch-XXXXXX";
-    ASSERT_NE(::mkdtemp(dir_template), nullptr);
-    dir_ = dir_template;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   static void write(const fs::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
   }
@@ -48,7 +42,8 @@ protected:
     return false;
   }
 
-  std::string dir_;
+  hashline::test::TempDir temp_{"hashline-watch"};
+  const std::string dir_ = temp_.path();
   boost::asio::io_context io_;
   std::vector<Seen> seen_;
   DirectoryWatcher watcher_{
