@@ -13,8 +13,9 @@
 // Code tells its model so. Then (issue 30) Edits of two files not open in the editor: VS Code
 // shows each (window/showDocument) and the Edit is a review there; ✗ Reject on notopen-b.txt leaves
 // its disk alone and Claude Code reports the rejection; ✓ Keep on notopen-c.txt: nothing is written
-// before it, then Claude Code writes it. After /exit the status bar item says no Claude Code is
-// connected.
+// before it, then Claude Code writes it. Then two Edits over lines the user typed over, unsaved
+// (claudeConflict.mjs: the conflict on screen, keep theirs + Accept, take Claude's + Reject). After
+// /exit the status bar item says no Claude Code is connected.
 // Started by drive.mjs with CLAUDE_BIN, CS_CLAUDE_DIR (HOME for Claude Code, its config dir and
 // this part's logs: tty.out, requests.jsonl, drive_claude.log) and CLAUDE_CONFIG_DIR (the same
 // config dir the sidecar writes its lock file to), set by run.sh.
@@ -22,6 +23,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { poll, runCli, sleep, startLogged } from './harness.mjs';
+import { conflictCases, conflictSteps, conflictTurns } from './claudeConflict.mjs';
 import { lensRowOf } from './review.mjs';
 
 const name = 'claude.txt';
@@ -84,6 +86,7 @@ export async function partClaude(page, ctx) {
   const goFile3 = path.join(dir, 'go-step-3');
   const goFile4 = path.join(dir, 'go-step-4');
   const goFile5 = path.join(dir, 'go-step-5');
+  const conflictGo = [6, 7, 8].map((n) => path.join(dir, `go-step-${n}`));
   fs.mkdirSync(home, { recursive: true });
 
   const file = path.join(ws, name);
@@ -200,6 +203,8 @@ export async function partClaude(page, ctx) {
       [{ call: 'Read', arguments: { file_path: path.join(ws, NOT_OPEN.c.name) } }],
       [{ call: 'Edit', arguments: { file_path: path.join(ws, NOT_OPEN.c.name), old_string: NOT_OPEN.c.lines[1], new_string: NOT_OPEN.c.new } }],
       [{ text: `Changed ${NOT_OPEN.c.name}.` }],
+      // 11-16: the conflict cases (claudeConflict.mjs), on claude.txt as it is after step 6
+      ...conflictTurns(file, typedPlus(withLine(LINES, 10, EDIT1.new))),
     ];
     fs.writeFileSync(path.join(dir, 'turns.json'), JSON.stringify(turns));
     fs.writeFileSync(path.join(dir, 'steps.json'), JSON.stringify([
@@ -208,6 +213,7 @@ export async function partClaude(page, ctx) {
       { wait_file: goFile3, prompt: 'Why did you stop?', until_turn: 5 },
       { wait_file: goFile4, prompt: `Change line 2 of ${NOT_OPEN.b.name}.`, until_turn: 7 },
       { wait_file: goFile5, prompt: `Then change line 2 of ${NOT_OPEN.c.name}.`, until_turn: 10 },
+      ...conflictSteps(conflictGo),
     ]));
     model = startLogged('node', [fakeModel, '--script', path.join(dir, 'turns.json'), '--log', requestsLog], { env }, path.join(dir, 'fake_model.log'));
     const modelPort = await poll(() => Number((/^listening (\d+)/m.exec(fs.readFileSync(path.join(dir, 'fake_model.log'), 'utf8')) || [])[1]),
@@ -216,7 +222,7 @@ export async function partClaude(page, ctx) {
     claudeEnv.ANTHROPIC_BASE_URL = `http://127.0.0.1:${modelPort}`;
     const permission = (env.CLAUDE_PERMISSION_ARGS || '--permission-mode default').split(' ').filter(Boolean);
     driver = startLogged('python3', [driveClaude, '--steps', path.join(dir, 'steps.json'), '--log', requestsLog, '--transcript', tty,
-      '--timeout', '240', '--', claudeBin, '--model', 'fake-model', ...permission], { env: claudeEnv, cwd: ws }, path.join(dir, 'drive_claude.log'));
+      '--timeout', '420', '--', claudeBin, '--model', 'fake-model', ...permission], { env: claudeEnv, cwd: ws }, path.join(dir, 'drive_claude.log'));
     L.log('claude', version, 'started; model port', modelPort, 'ide port', port);
     const connected = await poll(async () => {
       const s = await statusItem(page);
@@ -352,14 +358,21 @@ export async function partClaude(page, ctx) {
     L.check(`claude: after \u2713 Keep Claude Code wrote ${NOT_OPEN.c.name} and tells its model it was updated`,
       cWritten && resultC && !resultC.isError, { disk: c.onDisk(), result: resultC ?? 'no tool_result for toolu_8_0', driver: drivelog() });
 
-    // 8. /exit (drive_claude.py, after the last step): the status bar item says not connected again.
+    // 8. Issue 30: Claude's Edits over the user's unsaved typing in claude.txt (claudeConflict.mjs).
+    const end = await conflictCases(page, {
+      L, hooks, name, goFiles: conflictGo, focusEditor, doc, disk, pendingHunks, opsOf, conflictsOf, lensShown, lensRow, toolResult, toastText, palette, drivelog,
+      bufferLines: want1, env,
+    });
+    if (!end) return;
+
+    // 9. /exit (drive_claude.py, after the last step): the status bar item says not connected again.
     const exitCode = await Promise.race([driver.exited, sleep(STEP_MS).then(() => 'timeout')]);
     const gone = await poll(async () => { const s = await statusItem(page); return showsNotConnected(s, port) ? s : (poll.last = s, null); }, { limitMs: 15000 });
     const after = claudeStatus();
     L.check('claude: after /exit Claude Code exited 0 and the status bar item says no Claude Code is connected (no client in `hashline status`)',
       exitCode === 0 && gone && (after.ide?.clients ?? []).length === 0, { exitCode, item: gone ?? poll.last, status: after, driver: drivelog() });
-    L.check('claude: disk and buffer at the end hold the kept edit and the typing, nothing else',
-      disk() === textOf(want1) && (await doc()).text === textOf(want1), { disk: disk(), buffer: (await doc()).text });
+    L.check('claude: disk and buffer at the end hold only what the user kept and typed',
+      disk() === end.disk && (await doc()).text === end.buffer, { disk: disk(), buffer: (await doc()).text, want: end });
   } finally {
     for (const child of [driver, model]) {
       if (child && child.code === undefined) {
