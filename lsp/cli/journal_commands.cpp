@@ -75,7 +75,22 @@ std::string renderJournalResult(const std::string& method, const json& result) {
                std::to_string(hunk["lines"].get<std::int64_t>()) + "  " +
                hunk["state"].get<std::string>() + "\n";
     }
-    if (result["ops"].empty()) out += "the journal is empty\n";
+    if (result["ops"].empty() && !result.contains("bufferIntents")) out += "the journal is empty\n";
+    for (const json& intent : result.value("bufferIntents", json::array())) {
+      // A buffer edit whose landing is not (yet) known: not an op (nothing to undo), said so.
+      const std::string state = intent.value("state", "");
+      out += "(" + state + ")  " + intent.value("method", "") + "  " + intent.value("name", "") +
+             "  session " + intent.value("session", "") + " turn " +
+             std::to_string(intent.value("turn", std::int64_t{0}));
+      if (!intent.value("agent", "").empty()) out += "  agent " + intent.value("agent", "");
+      out += "  sent at version " + std::to_string(intent.value("sentAtVersion", std::int64_t{0}));
+      out += state == "unknown" ? ": whether it landed cannot be told, so it is not an op (check "
+                                  "the file; `hashline undo` cannot take it back)"
+             : state == "in-flight" ? ": awaiting the editor's confirmation"
+                                    : ": the sidecar died before the editor confirmed it";
+      if (!intent.value("why", "").empty()) out += " — " + intent.value("why", "");
+      out += "\n";
+    }
     return out;
   }
   if (method == "pending") {

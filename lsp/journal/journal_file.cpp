@@ -123,7 +123,9 @@ bool JournalFile::replay(Journal& journal, const json& record) {
                        record.at("turn").get<std::int64_t>());
       return true;
     }
-    if (type == "intent" || type == "done" || type == "abort") return true;
+    if (type == "intent" || type == "done" || type == "abort" || type == "buffer-intent" ||
+        type == "buffer-outcome")
+      return true;
   } catch (const json::exception&) {
   }
   return false;
@@ -146,10 +148,67 @@ bool JournalFile::replayLine(Journal& journal, const json& record) {
       intents_.erase(it);
       return true;
     }
+    if (type == "buffer-intent" && !bufferIntentFromRecord(record)) return false;
   } catch (const json::exception&) {
     return false;
   }
-  return replay(journal, record);
+  if (!replay(journal, record)) return false;
+  trackBufferRecord(record);
+  return true;
+}
+
+void JournalFile::trackBufferRecord(const json& record) {
+  std::string type = record.value("t", "");
+  if (type == "buffer-intent") {
+    if (std::optional<BufferIntent> intent = bufferIntentFromRecord(record))
+      buffer_intents_[intent->id] = std::move(*intent);
+    return;
+  }
+  std::string id;
+  if (type == "buffer-outcome") id = record.value("id", "");
+  if (type == "op") id = record.value("intent", "");
+  if (id.empty()) return;
+  auto it = buffer_intents_.find(id);
+  if (it == buffer_intents_.end()) return; // its intent was torn, or compacted away settled
+  if (type == "buffer-outcome" && record.value("landing", "") == "unknown") {
+    unknown_.push_back({std::move(it->second), record.value("why", "")});
+    if (unknown_.size() > kUnknownKept) unknown_.pop_front();
+  }
+  buffer_intents_.erase(it);
+}
+
+std::vector<json> JournalFile::settleBufferIntentsLocked(Journal& journal) {
+  std::vector<json> outcomes;
+  for (auto it = buffer_intents_.begin(); it != buffer_intents_.end();) {
+    std::optional<LandingVerdict> verdict = buffer_resolver_(it->second);
+    if (!verdict) {
+      ++it;
+      continue;
+    }
+    BufferIntent& intent = it->second;
+    log::info("journal ", path_, ": the buffer edit of ", intent.op.name, " sent by sidecar ",
+              intent.writer.pid, " (which died before the editor confirmed it) ",
+              verdict->landing == Landing::Landed      ? "landed"
+              : verdict->landing == Landing::NotLanded ? "did not land"
+                                                       : "cannot be settled",
+              ": ", verdict->why);
+    if (verdict->landing == Landing::Landed) {
+      JournalOp op = intent.op;
+      op.id = 0;
+      op.version_after = verdict->version_after;
+      json record = opRecordJSON(journal.record(std::move(op)));
+      record["intent"] = intent.id;
+      outcomes.push_back(std::move(record));
+    } else {
+      outcomes.push_back(bufferOutcomeRecord(intent.id, verdict->landing, verdict->why));
+      if (verdict->landing == Landing::Unknown) {
+        unknown_.push_back({std::move(intent), verdict->why});
+        if (unknown_.size() > kUnknownKept) unknown_.pop_front();
+      }
+    }
+    it = buffer_intents_.erase(it);
+  }
+  return outcomes;
 }
 
 Status JournalFile::refresh(Journal& journal) {
@@ -169,6 +228,8 @@ Status JournalFile::refreshLocked(Journal& journal, Open* writing) {
       if (inode_ != 0) { // removed by someone: start over
         journal.clear();
         intents_.clear();
+        buffer_intents_.clear();
+        unknown_.clear();
       }
       inode_ = 0;
       offset_ = 0;
@@ -181,6 +242,8 @@ Status JournalFile::refreshLocked(Journal& journal, Open* writing) {
     // First look, or the file was rewritten (compaction by another process): reload whole.
     journal.clear();
     intents_.clear();
+    buffer_intents_.clear();
+    unknown_.clear();
     inode_ = static_cast<std::uint64_t>(open.info.st_ino);
     offset_ = 0;
   }
@@ -211,15 +274,34 @@ Status JournalFile::refreshLocked(Journal& journal, Open* writing) {
     }
   }
   offset_ += start;
-  if (intents_.empty() || !resolver_) return Status::success();
-  // An intent without its outcome, seen under the lock its writer held until the outcome was
-  // written: the writer died. Resolve it now, before anything else is appended.
-  if (writing) return resolveIntentsLocked(journal, open);
+  const bool disk_intents = !intents_.empty() && resolver_;
+  const bool buffer_intents = !buffer_intents_.empty() && buffer_resolver_;
+  if (!disk_intents && !buffer_intents) return Status::success();
   Open appending;
-  appending.fd = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
-  if (appending.fd < 0 || ::fstat(appending.fd, &appending.info) != 0)
-    return ioError("cannot open", path_);
-  return resolveIntentsLocked(journal, appending);
+  auto target = [&]() -> Open* {
+    if (writing) return writing;
+    if (appending.fd < 0) {
+      appending.fd = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
+      if (appending.fd < 0 || ::fstat(appending.fd, &appending.info) != 0) return nullptr;
+    }
+    return &appending;
+  };
+  // A disk intent without its outcome, seen under the lock its writer held until the outcome
+  // was written: the writer died. Resolve it now, before anything else is appended (and before
+  // a settled buffer edit takes the next op id, which may be the intent's own).
+  if (disk_intents) {
+    Open* open_for_append = target();
+    if (!open_for_append) return ioError("cannot open", path_);
+    if (Status resolved = resolveIntentsLocked(journal, *open_for_append); !resolved)
+      return resolved;
+  }
+  if (!buffer_intents) return Status::success();
+  std::vector<json> buffer_outcomes = settleBufferIntentsLocked(journal);
+  if (buffer_outcomes.empty()) return Status::success();
+  Open* open_for_append = target();
+  if (!open_for_append) return ioError("cannot open", path_);
+  // Fsynced: a settlement is decided once, from a buffer that may change right after.
+  return appendLocked(*open_for_append, buffer_outcomes, Flush::Now);
 }
 
 Status JournalFile::resolveIntentsLocked(Journal& journal, Open& open) {
@@ -276,6 +358,8 @@ Status JournalFile::transact(Journal& journal, const Change& change, Durability 
           open, records, durability == Durability::Synced ? Flush::Now : Flush::Grouped);
       !appended)
     return appended;
+  for (const json& record : records)
+    trackBufferRecord(record);
   if (!intents_.empty()) return Status::success(); // never compact away an unresolved intent
   if (journal.ops().size() > bounds_.max_ops || offset_ > bounds_.max_bytes)
     return compactLocked(journal);
@@ -355,6 +439,14 @@ Status JournalFile::compactLocked(Journal& journal) {
     bytes += recordLine(json{{"t", "turn"}, {"session", session}, {"turn", turn}}) + "\n";
   for (std::size_t i = drop; i < lines.size(); ++i)
     bytes += lines[i];
+  // Buffer intents without an outcome (in flight, or awaiting their editor) and the last
+  // undecidable ones stay.
+  for (const auto& [id, intent] : buffer_intents_)
+    bytes += recordLine(bufferIntentRecord(intent)) + "\n";
+  for (const UnknownLanding& unknown : unknown_)
+    bytes += recordLine(bufferIntentRecord(unknown.intent)) + "\n" +
+             recordLine(bufferOutcomeRecord(unknown.intent.id, Landing::Unknown, unknown.why)) +
+             "\n";
 
   // One atomic write (lsp/disk): a new inode, so readers holding the old one see the change.
   disk::WriteOptions options;

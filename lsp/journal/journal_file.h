@@ -26,15 +26,24 @@
 // asks the resolver whether the write landed — the file now has the op's "after" content, or
 // failing that still carries its hunks — and appends the outcome. So after a kill at any point
 // the file is unchanged, or it changed and the journal has the op to undo it.
+//
+// Edits of editor buffers cannot hold the lock until the editor confirms them: their intents
+// (lsp/journal/buffer_intent.h) are appended before the applyEdit is sent, and their outcome (the
+// op naming the intent, or a `buffer-outcome`) follows when the mirror confirms or the editor
+// refuses. An intent without an outcome may be in flight in a live sidecar: every refresh asks the
+// buffer-intent resolver, which settles only those whose sidecar is gone and whose buffer (or
+// file) can tell; the others stay listed (`bufferIntents`), also across compaction.
 // Synchronous; serialized across processes by the lock; one object per thread.
 #pragma once
 
 #include "engine/journal/journal.h"
 #include "engine/support/result.h"
 #include "lsp/disk/atomic_writer.h"
+#include "lsp/journal/buffer_intent.h"
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -77,6 +86,24 @@ public:
   using IntentResolver = std::function<bool(const journal::JournalOp& intent)>;
   void setIntentResolver(IntentResolver resolver) { resolver_ = std::move(resolver); }
 
+  /// Buffer intents read or written without an outcome yet (in flight, or left by a dead sidecar
+  /// and not decidable yet), by id.
+  const std::map<std::string, BufferIntent>& bufferIntents() const { return buffer_intents_; }
+  /// Buffer intents settled "unknown" (nobody could tell whether they landed), newest last; the
+  /// last kUnknownKept are kept across compaction.
+  struct UnknownLanding {
+    BufferIntent intent;
+    std::string why;
+  };
+  static constexpr std::size_t kUnknownKept = 100;
+  const std::deque<UnknownLanding>& unknownLandings() const { return unknown_; }
+  /// Decides a buffer intent without an outcome; nullopt leaves it for later (its sidecar runs,
+  /// or no buffer or file can tell yet). Asked under the lock at every refresh.
+  using BufferIntentResolver = std::function<std::optional<LandingVerdict>(const BufferIntent&)>;
+  void setBufferIntentResolver(BufferIntentResolver resolver) {
+    buffer_resolver_ = std::move(resolver);
+  }
+
   /// A disk write journaled by `around`: true when it landed. It must pass `gate` to the atomic
   /// write (WriteOptions::before_publish), which waits there until the intent is durable.
   using GatedWrite = std::function<bool(const disk::PublishGate& gate)>;
@@ -98,6 +125,10 @@ private:
   Status refreshLocked(journal::Journal& journal, Open* open);
   bool replayLine(journal::Journal& journal, const nlohmann::json& record);
   Status resolveIntentsLocked(journal::Journal& journal, Open& open);
+  /// The outcomes of the buffer intents the resolver decides now (the model updated).
+  std::vector<nlohmann::json> settleBufferIntentsLocked(journal::Journal& journal);
+  /// Keeps `bufferIntents` and `unknownLandings` up to date with a record read or appended.
+  void trackBufferRecord(const nlohmann::json& record);
   /// How an append reaches the disk: fsynced before returning, grouped (kGroupSync), or left to
   /// the kernel — only for records whose loss a reader repairs by itself (an intent's outcome).
   enum class Flush { Now, Grouped, Lazy };
@@ -114,6 +145,9 @@ private:
   std::size_t skipped_ = 0;
   std::map<std::uint64_t, journal::JournalOp> intents_; // read, outcome not yet seen
   IntentResolver resolver_;
+  std::map<std::string, BufferIntent> buffer_intents_; // no outcome seen yet
+  std::deque<UnknownLanding> unknown_;
+  BufferIntentResolver buffer_resolver_;
   std::chrono::steady_clock::time_point last_sync_{};
   bool unsynced_ = false; // Grouped records not fsynced yet
 };

@@ -346,6 +346,9 @@ void JournalService::log(const ScopeRequest& request, ServiceCallback done) {
   for (const JournalOp* op : *ops)
     out.push_back(opSummaryJSON(*op));
   json result = {{"status", "ok"}, {"ops", std::move(out)}};
+  // Buffer edits whose landing is not (yet) known: never listed as ops, never hidden.
+  if (json uncertain = bufferIntentsJSON(); !uncertain.empty())
+    result["bufferIntents"] = std::move(uncertain);
   if (file_) {
     result["journal"] = file_->path();
     if (file_->skippedRecords() != 0) result["skippedRecords"] = file_->skippedRecords();

@@ -6,17 +6,22 @@
 #include "engine/diff/line_diff.h"
 #include "engine/journal/hunk_locator.h"
 #include "engine/journal/hunk_split.h"
+#include "lsp/agent/discovery.h"
 #include "lsp/disk/disk_file.h"
 #include "lsp/disk/fingerprint.h"
 #include "lsp/disk/state_dir.h"
 #include "lsp/journal/journal_json.h"
 #include "lsp/journal/journal_revert.h"
+#include "lsp/platform/secure_random.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/service/hashline_service.h"
 #include "lsp/support/log.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <unistd.h>
 
 namespace hashline::lsp {
 
@@ -29,6 +34,31 @@ std::int64_t nowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
+}
+
+/// This process as buffer intents name their writer.
+const ProcessIdentity& ownProcess() {
+  static const ProcessIdentity self{::getpid(), agent::processStartTime(::getpid())};
+  return self;
+}
+
+bool sameProcess(const ProcessIdentity& a, const ProcessIdentity& b) {
+  return a.pid == b.pid && (!a.start || !b.start || *a.start == *b.start);
+}
+
+/// A buffer intent's id: random (ids of many processes share one journal), else pid and count.
+std::string newIntentId() {
+  unsigned char bytes[8];
+  static std::atomic<unsigned> counter{0};
+  char text[40];
+  if (platform::fillSecureRandomNonBlocking(bytes, sizeof bytes)) {
+    for (std::size_t i = 0; i < sizeof bytes; ++i)
+      std::snprintf(text + 2 * i, 3, "%02x", bytes[i]);
+    return text;
+  }
+  std::snprintf(text, sizeof text, "%lld-%lld-%u", static_cast<long long>(::getpid()),
+                static_cast<long long>(nowMs()), counter.fetch_add(1));
+  return text;
 }
 
 } // namespace
@@ -58,6 +88,8 @@ JournalFile* JournalService::file() {
   }
   file_ = std::make_unique<JournalFile>(*directory);
   file_->setIntentResolver([this](const JournalOp& op) { return intentLanded(op); });
+  file_->setBufferIntentResolver(
+      [this](const BufferIntent& intent) { return bufferIntentLanding(intent); });
   file_root_ = roots.front();
   return file_.get();
 }
@@ -88,13 +120,15 @@ void JournalService::persist(const std::vector<json>& records) {
   if (!status) log::error("journal: ", status.error().message);
 }
 
-std::uint64_t JournalService::record(JournalOp op) {
+std::uint64_t JournalService::record(JournalOp op, const std::string& intent) {
   op.time_ms = nowMs();
   std::uint64_t id = 0;
   auto change = [&](Journal& model) {
     if (op.turn <= 0) op.turn = model.currentTurn(op.session);
     id = model.record(op).id;
-    return std::vector<json>{opRecordJSON(*model.find(id))};
+    json record = opRecordJSON(*model.find(id));
+    if (!intent.empty()) record["intent"] = intent; // settles it (buffer_intent.h)
+    return std::vector<json>{std::move(record)};
   };
   JournalFile* journal_file = file();
   if (!journal_file) {
@@ -277,8 +311,94 @@ std::optional<JournalOp> JournalService::opOf(const AppliedEdit& edit) {
 }
 
 std::uint64_t JournalService::onApplied(const AppliedEdit& edit) {
-  if (std::optional<JournalOp> op = opOf(edit)) return record(std::move(*op));
+  if (std::optional<JournalOp> op = opOf(edit)) return record(std::move(*op), edit.intent);
+  if (!edit.intent.empty()) abortBufferEdit(edit.intent, "it changed nothing");
   return 0;
+}
+
+std::string JournalService::beginBufferEdit(const AppliedEdit& predicted,
+                                            const std::string& document) {
+  JournalFile* journal_file = file();
+  if (!journal_file) return ""; // in memory only: nothing outlives the process anyway
+  std::optional<JournalOp> op = opOf(predicted);
+  if (!op) return "";
+  op->time_ms = nowMs();
+  op->version_after = 0; // known once it lands
+  BufferIntent intent;
+  intent.id = newIntentId();
+  intent.document = document;
+  intent.text_before = contentVersion(predicted.before);
+  intent.text_after = contentVersion(predicted.after);
+  intent.writer = ownProcess();
+  intent.editor = service_.editorProcess();
+  // Not fsynced one by one, like the buffer ops (journal_file.h): a process crash loses nothing
+  // written, and an OS crash loses the unsaved buffer the edit went to as well.
+  Status status = journal_file->transact(
+      journal_,
+      [&](Journal& model) {
+        if (op->turn <= 0) op->turn = model.currentTurn(op->session);
+        intent.op = std::move(*op);
+        return std::vector<json>{bufferIntentRecord(intent)};
+      },
+      JournalFile::Durability::Grouped);
+  if (!status) {
+    log::error("journal: cannot persist the intent of a buffer edit: ", status.error().message);
+    return "";
+  }
+  return intent.id;
+}
+
+void JournalService::abortBufferEdit(const std::string& id, const std::string& why) {
+  if (id.empty()) return;
+  JournalFile* journal_file = file();
+  if (!journal_file) return;
+  Status status = journal_file->transact(
+      journal_,
+      [&](Journal&) {
+        if (!journal_file->bufferIntents().count(id)) return std::vector<json>{};
+        return std::vector<json>{bufferOutcomeRecord(id, Landing::NotLanded, why)};
+      },
+      JournalFile::Durability::Grouped);
+  if (!status) log::error("journal: ", status.error().message);
+}
+
+void JournalService::onDocumentOpened() {
+  // Reads what is new (the whole journal on first use); the refresh settles what it can.
+  refresh();
+}
+
+std::optional<LandingVerdict>
+JournalService::bufferIntentLanding(const BufferIntent& intent) const {
+  if (sameProcess(intent.writer, ownProcess())) return std::nullopt; // in flight here
+  if (agent::processAlive(intent.writer.pid, intent.writer.start)) return std::nullopt;
+  if (intent.editor.pid > 0 && agent::processAlive(intent.editor.pid, intent.editor.start)) {
+    // The editor still holds the buffer the edit went to: only its text can tell, as a
+    // sidecar of that same editor mirrors it.
+    const ProcessIdentity editor = service_.editorProcess();
+    if (editor.pid <= 0 || !sameProcess(intent.editor, editor)) return std::nullopt;
+    const DocumentStore* documents = service_.openDocuments();
+    const OpenDocument* open = documents ? documents->find(intent.document) : nullptr;
+    if (!open || open->desynced()) return std::nullopt;
+    const Rope& text = open->document.text();
+    LandingVerdict verdict = decideLanding(intent, text, contentVersion(text));
+    verdict.version_after = open->document.version();
+    return verdict;
+  }
+  // The editor exited: its buffers went with it. What lasts is the file — the edit landed for
+  // good if the user saved it.
+  if (!intent.op.path)
+    return LandingVerdict{Landing::NotLanded, "the editor exited and the buffer had no file", 0};
+  Result<disk::FileSnapshot> file = disk::readTextFile(*intent.op.path);
+  if (!file) {
+    if (file.error().code == ErrorCode::FileNotFound)
+      return LandingVerdict{Landing::NotLanded, "the editor exited and the file does not exist", 0};
+    return std::nullopt; // unreadable now: ask again later
+  }
+  const Rope text(file->bytes);
+  LandingVerdict verdict = decideLanding(intent, text, contentVersion(file->bytes));
+  verdict.why = "the editor exited; by the file on disk: " + verdict.why;
+  verdict.version_after = contentVersion(file->bytes);
+  return verdict;
 }
 
 std::uint64_t JournalService::aroundDiskWrite(const AppliedEdit& edit,
@@ -290,6 +410,40 @@ std::uint64_t JournalService::aroundDiskWrite(const AppliedEdit& edit,
   }
   op->version_after = edit.kind == AppliedEdit::Kind::Delete ? 0 : contentVersion(edit.after);
   return recordAround(std::move(*op), write);
+}
+
+json JournalService::bufferIntentsJSON() const {
+  json out = json::array();
+  if (!file_) return out;
+  auto entry = [](const BufferIntent& intent, const std::string& state, const std::string& why) {
+    json item = {{"intent", intent.id},
+                 {"state", state},
+                 {"method", intent.op.method},
+                 {"agent", intent.op.agent},
+                 {"session", intent.op.session},
+                 {"turn", intent.op.turn},
+                 {"uri", intent.op.uri},
+                 {"name", intent.op.name},
+                 {"sentAtVersion", intent.op.version_before},
+                 {"time", intent.op.time_ms},
+                 {"hunks", intent.op.hunks.size()},
+                 {"sidecar", intent.writer.pid},
+                 {"editor", intent.editor.pid}};
+    if (intent.op.path) item["path"] = *intent.op.path;
+    if (!why.empty()) item["why"] = why;
+    return item;
+  };
+  for (const auto& [id, intent] : file_->bufferIntents()) {
+    const bool ours = sameProcess(intent.writer, ownProcess());
+    out.push_back(entry(intent, ours ? "in-flight" : "unsettled",
+                        ours ? ""
+                             : "its sidecar died before the editor confirmed it; settled "
+                               "when the editor opens the file again, or by the file once "
+                               "the editor exited"));
+  }
+  for (const JournalFile::UnknownLanding& unknown : file_->unknownLandings())
+    out.push_back(entry(unknown.intent, "unknown", unknown.why));
+  return out;
 }
 
 Result<ServiceTarget> JournalService::targetOf(const JournalOp& op) const {

@@ -65,6 +65,18 @@ public:
   /// The backends call these two (through the service's ChangeLedger), once per commit.
   std::uint64_t aroundDiskWrite(const AppliedEdit& edit, const JournalFile::GatedWrite& write);
 
+  /// Journals an edit of the open buffer `document` (canonical URI) as an intent before its
+  /// applyEdit is sent (buffer_intent.h): `predicted` as it will be once confirmed (`after` the
+  /// predicted text, `version_before` the version it is sent for). Returns the intent's id, to
+  /// be named by the op that records the edit (AppliedEdit::intent) or by abortBufferEdit; ""
+  /// when nothing is journaled (no journal file, or the edit changes nothing).
+  std::string beginBufferEdit(const AppliedEdit& predicted, const std::string& document);
+  /// The edit of intent `id` did not land (the editor refused it, the pipeline gave up).
+  void abortBufferEdit(const std::string& id, const std::string& why);
+  /// The editor opened a document: settles the intents a dead sidecar left for it (the refresh
+  /// asks intentLanding, which finds the document open now).
+  void onDocumentOpened();
+
   /// The model, refreshed from the file (tests, CLI rendering).
   const journal::Journal& model();
 
@@ -87,8 +99,8 @@ public:
 
 private:
   /// Records `op` (id assigned) and persists it; returns the stored id. Buffer ops are appended
-  /// with grouped fsync, others synced (JournalFile).
-  std::uint64_t record(journal::JournalOp op);
+  /// with grouped fsync, others synced (JournalFile). `intent`: the buffer intent it settles.
+  std::uint64_t record(journal::JournalOp op, const std::string& intent = "");
   /// Records a disk op around its write (JournalFile::around); `op.version_after` must be the
   /// content id of what `write` writes. Returns the id, 0 when the write did not land.
   std::uint64_t recordAround(journal::JournalOp op, const JournalFile::GatedWrite& write);
@@ -98,6 +110,12 @@ private:
   std::optional<journal::JournalOp> opOf(const AppliedEdit& edit);
   /// Whether an intent's disk write landed (JournalFile's resolver).
   bool intentLanded(const journal::JournalOp& op) const;
+  /// Whether a buffer intent's edit landed, when that can be told now (JournalFile's buffer
+  /// resolver): never while its sidecar runs; by the buffer when this sidecar's editor is the
+  /// one it was sent to and has the document open; by the file once that editor has exited.
+  std::optional<LandingVerdict> bufferIntentLanding(const BufferIntent& intent) const;
+  /// The unsettled and undecidable buffer intents `log` lists.
+  nlohmann::json bufferIntentsJSON() const;
   void persist(const std::vector<nlohmann::json>& records);
 
   void undo(const UndoRequest& request, ServiceCallback done);

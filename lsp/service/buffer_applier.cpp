@@ -21,6 +21,8 @@ struct BufferApplier::InFlight {
   BufferPlanner planner;
   BufferDone done;
   BufferLate late;
+  BufferSends sends;
+  bool sent = false; // an attempt went to the editor
   DocumentQueue::Finished finished;
 
   int attempt = 0;
@@ -82,9 +84,11 @@ BufferApplier::makeFlight(const std::string& key, std::string label, BufferPlann
 }
 
 void BufferApplier::apply(const std::string& key, std::string label, BufferPlanner planner,
-                          BufferDone done, std::optional<bool> confirm, BufferLate late) {
+                          BufferDone done, std::optional<bool> confirm, BufferLate late,
+                          BufferSends sends) {
   auto flight = makeFlight(key, std::move(label), std::move(planner), std::move(done), confirm);
   flight->late = std::move(late);
+  flight->sends = std::move(sends);
   queue_.run(key, [this, flight](DocumentQueue::Finished finished) mutable {
     flight->finished = std::move(finished);
     in_flight_[flight->key] = flight;
@@ -136,6 +140,9 @@ void BufferApplier::start(const std::shared_ptr<InFlight>& flight) {
   armTimer(flight, timeout);
   log::debug("applyEdit ", open.uri, " at version ", flight->sent_version, " (attempt ",
              flight->attempt + 1, ", confirmation ", confirmationName(flight->confirmation), ")");
+  // Journaled before it goes out: a sidecar killed before the confirmation leaves the intent.
+  if (flight->sends.sending) flight->sends.sending(open, flight->planned, flight->sent_version);
+  flight->sent = true;
   // The connection's own timeout comes a moment later, so this pipeline's message wins.
   link_.apply_edit(toJSON(params), timeout + std::chrono::seconds(1),
                    [this, flight, generation](CallResponse response) {
@@ -198,11 +205,15 @@ void BufferApplier::onReply(const std::shared_ptr<InFlight>& flight, std::uint64
                                               response.error.message + ")"));
   case CallResponse::TimedOut:
     watchForLateLanding(flight);
-    return fail(flight, Error::make(ErrorCode::EditorTimeout,
-                                    "the editor did not answer workspace/applyEdit in time"));
+    return fail(flight,
+                Error::make(ErrorCode::EditorTimeout,
+                            "the editor did not answer workspace/applyEdit in time"),
+                false);
   case CallResponse::ConnectionClosed:
-    return fail(flight, Error::make(ErrorCode::EditorRejected,
-                                    "the editor connection closed before the edit was applied"));
+    return fail(flight,
+                Error::make(ErrorCode::EditorRejected,
+                            "the editor connection closed before the edit was applied"),
+                false);
   }
 }
 
@@ -237,12 +248,14 @@ void BufferApplier::onTimer(const std::shared_ptr<InFlight>& flight, std::uint64
   switch (flight->phase) {
   case InFlight::Phase::AwaitReply:
     watchForLateLanding(flight);
-    return fail(flight, Error::make(ErrorCode::EditorTimeout,
-                                    "the editor did not answer workspace/applyEdit within " +
-                                        std::to_string(applyTimeout(*flight).count()) + " ms" +
-                                        (flight->confirmation == Confirmation::Requested
-                                             ? " (the edit waited for the user's confirmation)"
-                                             : "")));
+    return fail(flight,
+                Error::make(ErrorCode::EditorTimeout,
+                            "the editor did not answer workspace/applyEdit within " +
+                                std::to_string(applyTimeout(*flight).count()) + " ms" +
+                                (flight->confirmation == Confirmation::Requested
+                                     ? " (the edit waited for the user's confirmation)"
+                                     : "")),
+                false);
   case InFlight::Phase::AwaitConfirm: {
     Error error = Error::make(ErrorCode::EditorRejected,
                               "the editor answered applied: true, but the document did not "
@@ -340,10 +353,12 @@ void BufferApplier::onDocumentEvent(const DocumentEvent& event) {
   if (flight->complete || !flight->has_plan || flight->phase == InFlight::Phase::Idle) return;
   switch (event.kind) {
   case DocumentEvent::Closed:
-    return fail(flight, withPath(Error::make(ErrorCode::FileNotFound,
-                                             "the document was closed in the editor while the "
-                                             "edit was being applied"),
-                                 flight->uri));
+    return fail(flight,
+                withPath(Error::make(ErrorCode::FileNotFound,
+                                     "the document was closed in the editor while the "
+                                     "edit was being applied"),
+                         flight->uri),
+                false);
   case DocumentEvent::WillSave:
   case DocumentEvent::Saved:
     return;
@@ -351,11 +366,13 @@ void BufferApplier::onDocumentEvent(const DocumentEvent& event) {
   case DocumentEvent::Changed:
     if (!event.document) return;
     if (event.document->desynced())
-      return fail(flight, withPath(Error::make(ErrorCode::Desynced,
-                                               "the mirror lost sync with the editor while the "
-                                               "edit was being applied: " +
-                                                   event.document->desyncReason()),
-                                   flight->uri));
+      return fail(flight,
+                  withPath(Error::make(ErrorCode::Desynced,
+                                       "the mirror lost sync with the editor while the "
+                                       "edit was being applied: " +
+                                           event.document->desyncReason()),
+                           flight->uri),
+                  false);
     if (landsOn(event, flight->planned.after)) return succeed(flight, *event.document);
     if (flight->phase == InFlight::Phase::AwaitVersionChange)
       return retryOrFail(flight, flight->pending_error);
@@ -381,10 +398,13 @@ void BufferApplier::succeed(const std::shared_ptr<InFlight>& flight, const OpenD
   finished();
 }
 
-void BufferApplier::fail(const std::shared_ptr<InFlight>& flight, Error error) {
+void BufferApplier::fail(const std::shared_ptr<InFlight>& flight, Error error,
+                         bool known_not_landed) {
   flight->complete = true;
   if (flight->timer) flight->timer->cancel();
   in_flight_.erase(flight->key);
+  if (flight->sent && known_not_landed && flight->sends.not_landed)
+    flight->sends.not_landed(error.message);
   auto done = std::move(flight->done);
   auto finished = std::move(flight->finished);
   done(withPath(std::move(error), flight->uri));

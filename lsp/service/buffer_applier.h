@@ -72,6 +72,8 @@ struct EditorLink {
   /// The client's session default for confirmation (initializationOptions.confirmEdits), if it
   /// gave one; it wins over ServiceOptions::confirm_edits.
   std::function<std::optional<bool>()> confirm_default;
+  /// The editor's process id (initialize's processId, else the parent); unset: unknown.
+  std::function<std::int64_t()> editor_process;
 };
 
 /// Plans the edit against the document as it is now; `retry` after a version race.
@@ -88,6 +90,17 @@ struct BufferApplied {
 };
 
 using BufferDone = std::function<void(Result<BufferApplied> outcome)>;
+/// The journal's view of an edit's sends (lsp/journal/buffer_intent.h). `sending` runs right
+/// before each workspace/applyEdit goes out, with the attempt's plan and the version it is sent
+/// for; a second call means the previous attempt did not land (a retry). `not_landed` runs once
+/// the last attempt sent is known not to have landed (refused, dropped, or the retry gave up) —
+/// never after EDITOR_TIMEOUT, a closed connection or document, or a lost sync, when nobody can
+/// tell yet (the late landing, or a later process, settles it).
+struct BufferSends {
+  std::function<void(const OpenDocument& open, const PlannedEdit& planned, std::int64_t version)>
+      sending;
+  std::function<void(const std::string& why)> not_landed;
+};
 /// An edit already reported EDITOR_TIMEOUT that the mirror then showed landing after all.
 using BufferLate = std::function<void(BufferApplied applied)>;
 
@@ -102,7 +115,8 @@ public:
   /// the request's wish for the user's confirmation (unset: the session default). `late` runs at
   /// most once, after `done` reported EDITOR_TIMEOUT, if the edit lands later after all.
   void apply(const std::string& key, std::string label, BufferPlanner planner, BufferDone done,
-             std::optional<bool> confirm = std::nullopt, BufferLate late = nullptr);
+             std::optional<bool> confirm = std::nullopt, BufferLate late = nullptr,
+             BufferSends sends = {});
   /// How long an edit that timed out is watched for a late landing.
   static constexpr std::chrono::minutes kLateLandingWindow{10};
 
@@ -122,7 +136,8 @@ private:
   void notApplied(const std::shared_ptr<InFlight>& flight, Error why);
   void retryOrFail(const std::shared_ptr<InFlight>& flight, Error why);
   void succeed(const std::shared_ptr<InFlight>& flight, const OpenDocument& document);
-  void fail(const std::shared_ptr<InFlight>& flight, Error error);
+  /// `known_not_landed`: the last attempt sent did not land (else nobody can tell yet).
+  void fail(const std::shared_ptr<InFlight>& flight, Error error, bool known_not_landed = true);
   void armTimer(const std::shared_ptr<InFlight>& flight, std::chrono::milliseconds after);
   bool landsOn(const DocumentEvent& event, const Rope& prediction) const;
   void watchForLateLanding(const std::shared_ptr<InFlight>& flight);

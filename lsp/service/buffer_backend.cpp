@@ -61,28 +61,49 @@ void BufferBackend::commit(Commit commit, CommitDone done) {
     plan->reverts = std::move(change->reverts);
     return std::move(change->edit);
   };
+  // The journal intent of the attempt sent last ("" before the first, or when not journaled).
+  auto intent = std::make_shared<std::string>();
+  BufferSends sends;
+  sends.sending = [this, shared, plan, intent](const OpenDocument& open, const PlannedEdit& planned,
+                                               std::int64_t version) {
+    if (!intent->empty()) // sent again: the previous attempt did not land
+      ledger_.abortBufferIntent(*intent, "the editor did not apply it; sent again");
+    BufferApplied predicted;
+    predicted.uri = open.uri;
+    predicted.version_before = version;
+    predicted.planned = planned;
+    predicted.committed = planned.after;
+    *intent = ledger_.beginBufferIntent(editOf(*shared, *plan, predicted), shared->target.key);
+  };
+  sends.not_landed = [this, intent](const std::string& why) {
+    ledger_.abortBufferIntent(*intent, why);
+    intent->clear();
+  };
   BufferLate late;
   if (shared->journal_late) // reported EDITOR_TIMEOUT, then applied after all: journal it
-    late = [this, shared, plan](BufferApplied applied) {
-      ledger_.recordLanded(editOf(*shared, *plan, applied));
+    late = [this, shared, plan, intent](BufferApplied applied) {
+      AppliedEdit edit = editOf(*shared, *plan, applied);
+      edit.intent = *intent;
+      ledger_.recordLanded(edit);
     };
   std::string label = shared->label.empty() ? "hashline " + shared->intent.method : shared->label;
   applier_->apply(
       shared->target.key, std::move(label), std::move(planner),
-      [this, shared, plan, done = std::move(done)](Result<BufferApplied> outcome) {
+      [this, shared, plan, intent, done = std::move(done)](Result<BufferApplied> outcome) {
         if (!outcome) return done(std::move(outcome).error());
         // Text forms compare against the pinned text of the version the agent last saw.
         if (OpenDocument* open = link_.documents->find(shared->target.key))
           open->document.keepSnapshot();
         Committed landed;
         landed.edit = editOf(*shared, *plan, *outcome);
+        landed.edit.intent = *intent;
         landed.planned = std::move(outcome->planned);
         landed.target = shared->target;
         landed.attempts = outcome->attempts;
         landed.op = ledger_.recordLanded(landed.edit);
         done(std::move(landed));
       },
-      shared->confirm, std::move(late));
+      shared->confirm, std::move(late), std::move(sends));
 }
 
 } // namespace hashline::lsp

@@ -4,10 +4,11 @@
 // goes through the apply pipeline (BufferApplier: one versioned workspace/applyEdit per
 // document, on the document's queue, confirmed when the mirror's didChange reaches the
 // predicted text, re-planned after a version race) and is journaled once the mirror confirmed
-// it; a commit that asks for it is journaled too if it lands after EDITOR_TIMEOUT. A commit
-// whose plan changes nothing sends nothing and only journals its intent (a revert whose hunks
-// cancel out). Buffers are only ever updated: creating, deleting or moving a file behind its
-// buffer is refused before it gets here.
+// it; a commit that asks for it is journaled too if it lands after EDITOR_TIMEOUT. Each attempt
+// is journaled as an intent before it is sent (lsp/journal/buffer_intent.h); the op names it,
+// and a refusal settles it as not landed. A commit whose plan changes nothing sends nothing and
+// only journals its intent (a revert whose hunks cancel out). Buffers are only ever updated:
+// creating, deleting or moving a file behind its buffer is refused before it gets here.
 // Owns the line hash caches of the open documents (one history per open: a reopen starts anew).
 // Threading: single-threaded, on the server's io_context.
 #pragma once

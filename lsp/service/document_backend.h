@@ -8,8 +8,9 @@
 //   commit(commit, done)    plan on the text as it is when the commit runs (again after a
 //                           version race), write, and journal what landed — exactly once.
 // The journal intent travels with the commit (ChangeIntent): a disk write is journaled around
-// it (an fsynced intent, then the outcome), a buffer edit once the mirror confirmed it; either
-// way the backend records it through the ChangeLedger, so nobody reports it a second time.
+// it (an fsynced intent, then the outcome), a buffer edit as an intent before its applyEdit is
+// sent and as an op once the mirror confirmed it (lsp/journal/buffer_intent.h); either way the
+// backend records it through the ChangeLedger, so nobody reports it a second time.
 // Multi-file requests run their commits through the transaction runner (transaction.h).
 // Threading: the service's thread; buffer commits answer later, on the io_context.
 #pragma once
@@ -108,6 +109,12 @@ public:
   /// returns whether it landed, and sets `edit.version_after` when it did (`edit` is announced
   /// as it is then). Returns the op id (0: not landed, or nothing to record).
   virtual std::uint64_t recordAround(const AppliedEdit& edit, const GatedWrite& write) = 0;
+  /// Journals a buffer edit about to be sent to the editor as an intent (`edit` as predicted:
+  /// `after` the predicted text); returns the id recordLanded's `edit.intent` or
+  /// abortBufferIntent names ("" when nothing was journaled).
+  virtual std::string beginBufferIntent(const AppliedEdit& edit, const std::string& document) = 0;
+  /// The buffer edit of intent `id` did not land.
+  virtual void abortBufferIntent(const std::string& id, const std::string& why) = 0;
 };
 
 class DocumentBackend {

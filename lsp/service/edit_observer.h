@@ -35,6 +35,7 @@ struct AppliedEdit {
   Rope after;
   EditPlan plan;                         // byte edits against `before` (empty for Create/Delete)
   std::vector<journal::HunkRef> reverts; // hunks this edit reverts (undo, rewind, rollback)
+  std::string intent; // buffers: the journal intent written before it was sent ("" for none)
 };
 
 /// The journal's name of an applied edit's kind ("update", "create", "delete", "move").

@@ -4,6 +4,7 @@
 
 #include "engine/anchors/reader.h"
 #include "engine/verify/fresh_anchors.h"
+#include "lsp/agent/discovery.h"
 #include "lsp/context/context_service.h"
 #include "lsp/context/diagnostics_service.h"
 #include "lsp/context/search_service.h"
@@ -39,6 +40,10 @@ std::unique_ptr<HashlineService> HashlineService::forEditor(LspServer& server,
   link.supports_change_annotations = [&server] {
     return server.clientParams().capabilities.changeAnnotationSupport;
   };
+  link.editor_process = [&server]() -> std::int64_t {
+    const std::optional<std::int64_t>& pid = server.clientParams().processId;
+    return pid && *pid > 0 ? *pid : static_cast<std::int64_t>(::getppid());
+  };
   link.confirm_default = [&server]() -> std::optional<bool> {
     const json& options = server.clientParams().initializationOptions;
     if (!options.is_object()) return std::nullopt;
@@ -63,16 +68,32 @@ HashlineService::HashlineService(std::optional<EditorLink> editor,
                                  ServiceOptions options)
     : editor_(std::move(editor)), disk_(std::move(roots), *this), options_(options),
       journal_(std::make_unique<JournalService>(*this)) {
-  if (editor_)
+  if (editor_) {
     buffers_ =
         std::make_unique<BufferBackend>(*editor_, options_, static_cast<ChangeLedger&>(*this));
+    // A document the editor opens (again, after a sidecar died) settles the journal intents of
+    // edits sent to it; keystrokes never touch the journal.
+    open_listener_ = editor_->documents->addListener([this](const DocumentEvent& event) {
+      if (event.kind == DocumentEvent::Opened) journal_->onDocumentOpened();
+    });
+  }
   context::addSearchMethod(*this);        // `search`: live buffers and the disk (lsp/context)
   context::addNoEditorDiagnostics(*this); // the editor's feature replaces it (lsp/context)
   context::addNoEditorContext(*this);     // likewise
   context::addNoEditorSymbols(*this);     // likewise
 }
 
-HashlineService::~HashlineService() = default;
+HashlineService::~HashlineService() {
+  if (editor_) editor_->documents->removeListener(open_listener_);
+}
+
+ProcessIdentity HashlineService::editorProcess() const {
+  if (!editor_ || !editor_->editor_process) return {};
+  const std::int64_t pid = editor_->editor_process();
+  if (pid != editor_seen_.pid) // read once: the editor's start time does not change
+    editor_seen_ = {pid, agent::processStartTime(pid)};
+  return editor_seen_;
+}
 
 std::vector<std::string> HashlineService::methods() const {
   std::vector<std::string> names = {"draft", "ed",   "edit",    "headtail", "patch",
@@ -387,6 +408,15 @@ std::uint64_t HashlineService::recordLanded(const AppliedEdit& edit) {
   std::uint64_t op = journal_->onApplied(edit);
   announce(edit, op);
   return op;
+}
+
+std::string HashlineService::beginBufferIntent(const AppliedEdit& edit,
+                                               const std::string& document) {
+  return journal_->beginBufferEdit(edit, document);
+}
+
+void HashlineService::abortBufferIntent(const std::string& id, const std::string& why) {
+  journal_->abortBufferEdit(id, why);
 }
 
 std::uint64_t HashlineService::recordAround(const AppliedEdit& edit, const GatedWrite& write) {

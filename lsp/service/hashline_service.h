@@ -27,6 +27,7 @@
 
 #include "engine/anchors/line_hash_cache.h"
 #include "engine/verify/observation.h"
+#include "lsp/journal/buffer_intent.h"
 #include "lsp/service/agent_service.h"
 #include "lsp/service/buffer_backend.h"
 #include "lsp/service/disk_backend.h"
@@ -72,6 +73,8 @@ public:
   const DocumentStore* openDocuments() const { return editor_ ? editor_->documents : nullptr; }
   /// The journal (undo, rewind, review): records every applied edit.
   JournalService& journal() { return *journal_; }
+  /// The editor this sidecar serves (initialize's processId, else the parent); pid 0 without one.
+  ProcessIdentity editorProcess() const;
 
   /// A method another feature adds (the reconciler's `conflicts` and `resolve`).
   using MethodHandler = std::function<void(const nlohmann::json& params, ServiceCallback done)>;
@@ -134,6 +137,8 @@ private:
   // ChangeLedger: logs, journals and announces what landed; returns the journal op id.
   std::uint64_t recordLanded(const AppliedEdit& edit) override;
   std::uint64_t recordAround(const AppliedEdit& edit, const GatedWrite& write) override;
+  std::string beginBufferIntent(const AppliedEdit& edit, const std::string& document) override;
+  void abortBufferIntent(const std::string& id, const std::string& why) override;
   /// Logs what landed (`applied edit op 12 by claude, session s1, turn 1: …`) and tells the
   /// observer. `op`: its journal op (0: not journaled).
   void announce(const AppliedEdit& edit, std::uint64_t op);
@@ -147,6 +152,8 @@ private:
   std::unique_ptr<JournalService> journal_;
   std::map<std::string, MethodHandler> added_methods_;
   std::map<std::string, StatusField> status_fields_;
+  std::size_t open_listener_ = 0;       // settles buffer intents as the editor opens documents
+  mutable ProcessIdentity editor_seen_; // editorProcess(), its start time read once
 };
 
 } // namespace hashline::lsp

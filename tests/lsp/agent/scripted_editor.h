@@ -19,12 +19,21 @@ namespace hashline::test {
 struct ScriptedEditor {
   static constexpr const char* kBuffer = "one\ntwo (unsaved)\nthree\n";
 
-  /// Opens `name` (in the workspace; written there already) with the buffer `text`.
+  /// Opens `name` (in the workspace; written there already) with the buffer `text` at `version`
+  /// (after a restart: the buffer as the editor kept it). `editor_pid` > 0 names another process
+  /// as the editor (initialize's processId; the sidecar exits once it is gone).
   explicit ScriptedEditor(const AgentSandbox& sandbox, const std::string& name = "a.txt",
-                          std::string text = kBuffer);
+                          std::string text = kBuffer, std::int64_t version = 1,
+                          std::int64_t editor_pid = 0);
   /// Answers the sidecar's next applyEdit for the file: applies it, sends the didChange, replies
   /// applied; returns the new buffer text.
   std::string applyNextEdit();
+  /// Takes the sidecar's next applyEdit and applies it to the buffer as an editor does, but
+  /// neither tells the sidecar (no didChange, no reply): it is killed before it hears of it.
+  /// Returns the new buffer text.
+  std::string applyNextEditUnconfirmed();
+  /// Answers the sidecar's next applyEdit with applied: false; the buffer stays.
+  void refuseNextEdit();
 
   std::string uri;
   std::string buffer;
