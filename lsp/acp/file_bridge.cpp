@@ -42,6 +42,24 @@ Failure refusal(const std::string& verb, const std::string& path, const json& er
                  json{{"hashline", error}}};
 }
 
+/// The editor's sidecar is gone (the router answered a read from the disk with a SIDECAR_GONE
+/// warning): refused. fs/read_text_file promises the editor's text with its unsaved changes, and
+/// an ACP answer has no place for a warning the model would see (the content is the file): the
+/// disk's text, which may lack the typing, would be passed off as the buffer.
+Failure sidecarGone(const std::string& verb, const std::string& path, const json& warning) {
+  json error = warning;
+  std::string message = error.value("message", std::string());
+  if (std::size_t cut = message.find(" — answered from the disk"); cut != std::string::npos)
+    message.erase(cut);
+  error["message"] = message + "; the editor may hold unsaved changes that only the sidecar "
+                               "mirrors, so the disk's copy is not the file";
+  error["hint"] = "the editor restarts its sidecar by itself (or the user runs :HashlineRestart / "
+                  "hashline: Restart Server); read the file again in a moment";
+  return Failure{kAcpRefused,
+                 "hashline refused to " + verb + " " + path + ": " + describeRefusal(error),
+                 json{{"hashline", error}}};
+}
+
 /// A service call through the router; a refusal or a protocol fault becomes a Failure.
 Outcome<json> callService(const FileCall& call, const std::string& method, json params,
                           const std::string& verb, const std::string& path) {
@@ -56,6 +74,9 @@ Outcome<json> callService(const FileCall& call, const std::string& method, json 
   json& result = std::get<json>(outcome);
   if (result.value("status", std::string()) == "refused")
     return refusal(verb, path, result.value("error", json::object()));
+  if (const json warning = result.value("warning", json());
+      warning.is_object() && warning.value("code", "") == "SIDECAR_GONE")
+    return sidecarGone(verb, path, warning);
   return std::move(result);
 }
 

@@ -18,7 +18,10 @@
 // - attribute: the sidecar holding the file is told that its next foreign writes (for 120 s)
 //   are this agent's, in this ACP session (the reconciler journals their merge so); sent at most
 //   once per file every 20 s; no answer (answer() returns "").
-// Errors are ACP (JSON-RPC) errors: -32602 bad params or a write over --max-write-bytes,
+// While the editor's sidecar is gone (SIDECAR_GONE: it died and its editor runs) a read is
+// refused, not answered from the disk: the disk may lack the buffer's unsaved text, and an ACP
+// answer has no channel for a warning (the CLI's stderr, MCP's text) — writes are refused then
+// anyway. Errors are ACP (JSON-RPC) errors: -32602 bad params or a write over --max-write-bytes,
 // -32002 a file that does not exist, -32001 any other refusal, with the hashline error (code,
 // message, hint, data) under data.hashline.
 //

@@ -3,13 +3,16 @@
 // typing; its whole-file write becomes one versioned edit of its own lines in the buffer (the
 // typing kept, the buffer not saved, the disk untouched), journaled under the agent and its
 // ACP session and undoable; a write over lines the user changed since the read is refused with
-// what they hold now, and the editor is asked nothing.
+// what they hold now, and the editor is asked nothing. While the sidecar is gone (SIGKILLed,
+// the editor running) a read is refused SIDECAR_GONE, never the disk's text passed off as the
+// buffer.
 #include "../agent/agent_test_util.h"
 #include "../agent/scripted_editor.h"
 #include "acp_client.h"
 #include "acp_test_util.h"
 #include "tests/lsp/support/lsp_client.h"
 
+#include <csignal>
 #include <gtest/gtest.h>
 #include <thread>
 
@@ -95,6 +98,21 @@ TEST_F(AcpFilesSidecar, AWriteOverTheUsersNewTypingIsRefused) {
   EXPECT_EQ(editor_.client.snapshot(editor_.uri)["sha256"], sha256Hex(editor_.buffer));
   CliRun log = runHashline({"log", "--json"}, sandbox_.workspace());
   EXPECT_EQ(log.json()["ops"].size(), 0u) << log.out;
+}
+
+TEST_F(AcpFilesSidecar, AReadWhileTheSidecarIsGoneIsRefusedNotAnsweredFromTheDisk) {
+  std::string session = client_.start(sandbox_.workspace());
+  ASSERT_EQ(::kill(editor_.sidecar_pid, SIGKILL), 0);
+  editor_.client.waitForExit();
+  agentAsks(100, "fs/read_text_file", {{"sessionId", session}, {"path", path_}});
+  json refused = answerTo(100);
+  ASSERT_TRUE(refused.contains("error")) << refused << client_.log();
+  EXPECT_EQ(refused["error"]["code"], -32001) << refused;
+  EXPECT_EQ(refused["error"]["data"]["hashline"]["code"], "SIDECAR_GONE") << refused;
+  const std::string message = refused["error"]["message"];
+  EXPECT_NE(message.find("SIDECAR_GONE"), std::string::npos) << message;
+  EXPECT_NE(message.find("unsaved changes"), std::string::npos) << message;
+  EXPECT_NE(message.find("read the file again"), std::string::npos) << message;
 }
 
 TEST_F(AcpFilesSidecar, AnAgentsOwnDiskWriteIsMergedAndJournaledUnderItsName) {
