@@ -35,16 +35,38 @@ JournalHunk inverted(const JournalHunk& hunk) {
   return back;
 }
 
-/// How many of `hunks` are found in `lines`.
+/// Whether the lines around an empty side of `hunk` (the place of a pure insertion before it,
+/// or of a pure deletion after it) are next to each other somewhere: its nearest context line
+/// above (or the text's start, when its context reached it) directly followed by its nearest one
+/// below (or the end). Both neighbours must hold: the hunk locator, made for undo beside the
+/// user's typing, accepts one, which would find the place of any insertion in the text after it.
+bool neighboursAdjacent(const LineSource& lines, const JournalHunk& hunk) {
+  const bool top = hunk.context_before.empty();
+  const bool bottom = hunk.context_after.empty();
+  if ((top && !hunk.context_reaches_start) || (bottom && !hunk.context_reaches_end)) return false;
+  const std::size_t count = lines.size();
+  for (std::size_t at = 0; at <= count; ++at) { // the place before line `at`
+    const bool above = top ? at == 0 : at > 0 && lines.lineIs(at - 1, hunk.context_before.back());
+    const bool below =
+        bottom ? at == count : at < count && lines.lineIs(at, hunk.context_after.front());
+    if (above && below) return true;
+  }
+  return false;
+}
+
+/// How many of `hunks` are found in `lines` with their `after_text`: by the hunk locator (its
+/// lines beside their context), or for an empty `after_text` by neighboursAdjacent.
 std::size_t found(const LineSource& lines, const std::vector<JournalHunk>& hunks,
                   const std::string& name) {
   std::vector<const JournalHunk*> pointers;
   for (const JournalHunk& hunk : hunks)
-    pointers.push_back(&hunk);
+    if (!hunk.after_text.empty()) pointers.push_back(&hunk);
   HunkLocator locator(lines, pointers);
   std::size_t count = 0;
   for (const JournalHunk& hunk : hunks)
-    if (locator.locate(hunk, {0, hunk.index}, name)) ++count;
+    if (hunk.after_text.empty() ? neighboursAdjacent(lines, hunk)
+                                : bool(locator.locate(hunk, {0, hunk.index}, name)))
+      ++count;
   return count;
 }
 

@@ -62,10 +62,11 @@ nlohmann::json bufferOutcomeRecord(const std::string& id, Landing landing, const
 
 /// Whether `text` (content id `text_id`) holds the intent's edit — never a guess:
 ///  - exactly the text it leaves → landed; exactly the text it found → not landed;
-///  - else (typing since): landed when every hunk's new lines are found in place by content
-///    (engine/journal/hunk_locator.h, beside their context) and none of its old lines are; not
-///    landed in the mirror case; anything else (typing into the edit's lines, a partial match)
-///    → Unknown, with the counts in `why`.
+///  - else (typing since): landed when every hunk's new lines are found by content
+///    (engine/journal/hunk_locator.h: intact, beside their context; an empty side — the place of
+///    a pure insertion or deletion — by both of its neighbours next to each other) and none of
+///    its old lines are; not landed in the mirror case; anything else (typing into the edit's
+///    lines, a partial match) → Unknown, with the counts in `why`.
 LandingVerdict decideLanding(const BufferIntent& intent, const Rope& text, std::int64_t text_id);
 
 } // namespace hashline::lsp
