@@ -4,8 +4,9 @@
 -- version), says so in one message, and the journal and the pending review are as before the
 -- crash; `hashline undo` of the pre-crash op works. Three crashes within the window
 -- (max_crashes = 3): it gives up with an error naming :HashlineRestart, attaches nothing on its
--- own, and :checkhealth hashline says why; :HashlineRestart brings it back. A stop the user asked
--- for is not restarted.
+-- own, and :checkhealth hashline says why; :HashlineRestart brings it back, and while it stops
+-- the old sidecar an agent call always finds one of the two (never disk mode). A stop the user
+-- asked for is not restarted.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/../neovim/common.lua')
 local ws = H.work .. '/ws'
 local messages = {}
@@ -189,6 +190,30 @@ H.test(':HashlineRestart brings it back with a.txt; b.txt (typed into meanwhile)
   H.check(not health:find('gave up', 1, true) and health:find('restarted 3 time(s)', 1, true), 'checkhealth: ' .. health)
 end)
 
+H.test(':HashlineRestart keeps the workspace guarded while the old sidecar stops', function()
+  local old_pid = sidecar_pid()
+  vim.cmd('HashlineRestart')
+  -- Until the old sidecar is gone every agent call finds a sidecar: the old one stops only once
+  -- the new one is initialized (its discovery record published), never disk mode between. A call
+  -- that reached the old one just as it exits is SIDECAR_GONE (a read: from the disk with that
+  -- warning; an edit: refused, "may still apply it"): guarded too.
+  local calls = 0
+  H.check(H.wait(20000, function()
+    local _, status = H.cli_json(ws, { 'status' })
+    calls = calls + 1
+    local gone = (status.error or status.warning or {}).code == 'SIDECAR_GONE'
+    local guarded = status.mode == 'editor' or gone
+    H.check(guarded, 'agent call ' .. calls .. ' during the restart went to the disk: ' .. vim.inspect(status))
+    return H.compat.uv.kill(old_pid, 0) ~= 0
+  end), 'the old sidecar did not stop')
+  H.check(H.wait(20000, function()
+    local c = hashline.client(bufs.a)
+    return c and c.initialized and sidecar_pid() ~= old_pid
+  end), 'the new sidecar holds a.txt')
+  H.assert_mirrored(bufs.a, 'a.txt after the second manual restart')
+  H.eq('editor', cli_json({ 'status' }).mode, 'after the restart')
+end)
+
 H.test('a stop the user asked for is not restarted', function()
   local client = hashline.client(bufs.a)
   local supervisor = require('hashline.supervisor')
@@ -196,7 +221,8 @@ H.test('a stop the user asked for is not restarted', function()
   H.compat.stop(client)
   H.check(H.wait(10000, function()
     local report = supervisor.report()
-    return report[1] and report[1].last_exit == 'exit code 0'
+    -- not the old sidecar :HashlineRestart stopped (asked), this stop
+    return report[1] and report[1].last_exit == 'exit code 0' and not report[1].last_exit_asked
   end), 'the stop was not seen: ' .. vim.inspect(supervisor.report()))
   -- the supervisor decides when it sees the exit: a restart would be attached by now
   H.eq(restarts, supervisor.report()[1].restarts, 'restarts')

@@ -14,7 +14,8 @@
 -- then never a didChange — its mirror goes stale and an agent edit would land on the wrong lines.
 -- So the replacement client is started and attached at once, and its process waits the backoff
 -- (`sh -c 'sleep …; exec hashline lsp'`) while the buffers stay attached to it; :HashlineRestart
--- attaches the new client before it stops the old one. A buffer that did change with no client
+-- attaches the new client before it stops the old one, and stops the old one only once the new
+-- one is initialized (its discovery record exists), so agents never see the workspace unguarded. A buffer that did change with no client
 -- attached (after giving up, after a stop the user asked for) is marked untracked (M.watch's own
 -- listener sees it) and is not attached again: M.untracked says why and how to reopen it.
 -- Main loop only, except M.on_exit, which may run in a libuv callback and only reads Lua tables.
@@ -219,6 +220,25 @@ function M.refusal(root)
   return nil
 end
 
+-- Stops the old clients of a :HashlineRestart once the new client `id` is initialized (or gone,
+-- or after 10 s). A sidecar publishes its discovery record while it answers `initialize`, and
+-- the old one withdraws its own when it stops cleanly: stopping the old one first would leave a
+-- moment in which the workspace has no record, and an agent call then would work on the disk
+-- behind the open buffers (disk mode). Meanwhile both mirror the buffers.
+local function stop_once_initialized(id, clients, waited_ms)
+  waited_ms = waited_ms or 0
+  local client = vim.lsp.get_client_by_id(id)
+  if client and not client.initialized and waited_ms < 10000 then
+    vim.defer_fn(function()
+      stop_once_initialized(id, clients, waited_ms + 20)
+    end, 20)
+    return
+  end
+  for _, old in ipairs(clients) do
+    compat.stop(old)
+  end
+end
+
 -- :HashlineRestart — for every root with a hashline client (or one the supervisor gave up on):
 -- a new sidecar, attached to every buffer the old one held, then the old one stopped; the crash
 -- count starts over. Buffers Neovim no longer tracks (M.untracked) are named, not attached.
@@ -265,8 +285,8 @@ function M.restart()
       st.restarts = st.restarts + 1
       for _, client in ipairs(entry.clients) do
         requested_stop[client.id] = true
-        compat.stop(client)
       end
+      stop_once_initialized(id, entry.clients)
       local skipped = {}
       for _, bufnr in ipairs(entry.buffers) do
         if untracked[bufnr] then
