@@ -125,9 +125,18 @@ Result<TempFile> TempFile::create(int dir_fd, const std::string& dir, std::strin
     }
     if (!tmpfileUnsupported(errno)) return systemError(errno, "create a temp file in", dir);
   }
+  std::string name;
+  auto fd = createNamed(dir_fd, dir, target_name, mode, &name);
+  if (!fd) return std::move(fd).error();
+  return TempFile(dir_fd, dir, target_name, std::move(*fd), false, std::move(name));
+}
+
+Result<UniqueFd> TempFile::createNamed(int dir_fd, const std::string& dir,
+                                       std::string_view target_name, mode_t mode,
+                                       std::string* name) {
   for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
-    std::string name = makeTempName(target_name);
-    UniqueFd fd(::openat(dir_fd, name.c_str(),
+    *name = makeTempName(target_name);
+    UniqueFd fd(::openat(dir_fd, name->c_str(),
                          O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, mode));
     if (!fd) {
       if (errno == EEXIST) continue;
@@ -138,9 +147,9 @@ Result<TempFile> TempFile::create(int dir_fd, const std::string& dir, std::strin
     struct stat opened {
     }, named{};
     if (::fstat(fd.get(), &opened) == 0 &&
-        ::fstatat(dir_fd, name.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+        ::fstatat(dir_fd, name->c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
         sameInode(opened, named))
-      return TempFile(dir_fd, dir, target_name, std::move(fd), false, std::move(name));
+      return fd;
   }
   return Error::make(ErrorCode::IoError, "could not create a unique temp file in " + dir);
 }
@@ -148,7 +157,8 @@ Result<TempFile> TempFile::create(int dir_fd, const std::string& dir, std::strin
 TempFile::TempFile(TempFile&& other) noexcept
     : dir_fd_(other.dir_fd_), dir_(std::move(other.dir_)),
       target_name_(std::move(other.target_name_)), fd_(std::move(other.fd_)),
-      is_tmpfile_(other.is_tmpfile_), temp_name_(std::exchange(other.temp_name_, {})) {}
+      is_tmpfile_(other.is_tmpfile_), synced_(other.synced_),
+      temp_name_(std::exchange(other.temp_name_, {})) {}
 
 Status TempFile::write(std::string_view bytes) {
   std::size_t written = 0;
@@ -189,6 +199,7 @@ Status TempFile::sync() {
     if (errno == EINTR) continue;
     return systemError(errno, "fsync a temp file in", dir_);
   }
+  synced_ = true;
   return Status::success();
 }
 
@@ -201,6 +212,7 @@ Status TempFile::name() {
   for (int attempt = 0; attempt < kNameAttempts; ++attempt) {
     std::string candidate = makeTempName(target_name_);
     int err = linkAs(candidate);
+    if (err == EOPNOTSUPP) return becomeNamed(); // this process cannot link unnamed files
     if (err == 0) {
       temp_name_ = std::move(candidate);
       return Status::success();
@@ -230,8 +242,13 @@ Status TempFile::publishNew(std::string_view target_name) {
   if (temp_name_.empty()) { // unnamed O_TMPFILE: linking it in is atomic and never replaces
     int err = linkAs(target);
     if (err == EEXIST) return exists();
-    if (err != 0) return systemError(err, "link", pathOf(target));
-    return Status::success();
+    if (err == EOPNOTSUPP) { // this process cannot link unnamed files: publish a named copy
+      if (auto status = becomeNamed(); !status) return status;
+    } else if (err != 0) {
+      return systemError(err, "link", pathOf(target));
+    } else {
+      return Status::success();
+    }
   }
   int err = platform::renameNoReplace(dir_fd_, temp_name_.c_str(), target.c_str());
   if (err == 0) {
@@ -249,6 +266,30 @@ Status TempFile::publishNew(std::string_view target_name) {
   (void)::unlinkat(dir_fd_, temp_name_.c_str(), 0);
   temp_name_.clear();
   return Status::success();
+}
+
+Status TempFile::becomeNamed() {
+  struct stat unnamed {};
+  if (::fstat(fd_.get(), &unnamed) != 0) return systemError(errno, "stat a temp file in", dir_);
+  std::string name;
+  auto named = createNamed(dir_fd_, dir_, target_name_, 0600, &name);
+  if (!named) return std::move(named).error();
+  UniqueFd unnamed_fd = std::exchange(fd_, std::move(*named));
+  is_tmpfile_ = false;
+  temp_name_ = std::move(name); // discard() unlinks it from here on
+  char chunk[65536];
+  for (off_t at = 0;;) {
+    ssize_t got = ::pread(unnamed_fd.get(), chunk, sizeof chunk, at);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return systemError(errno, "read a temp file in", dir_);
+    if (got == 0) break;
+    if (auto status = write(std::string_view(chunk, static_cast<std::size_t>(got))); !status)
+      return status;
+    at += got;
+  }
+  if (auto status = copyOwnerAndMode(unnamed); !status) return status;
+  platform::copyExtendedAttributes(unnamed_fd.get(), fd_.get());
+  return synced_ ? sync() : Status::success();
 }
 
 void TempFile::discard() {

@@ -6,7 +6,10 @@
 // publication it is linked under a unique temp name (rename needs a name) and renamed over the
 // target, or, for a new file, linked straight to the target name (atomic and no-replace).
 // Fallback where the filesystem lacks O_TMPFILE: a named temp created exclusively (O_EXCL)
-// beside the target.
+// beside the target. Where the process cannot link an unnamed file (no usable /proc and no
+// AT_EMPTY_PATH: a chroot without /proc on an older kernel), the first such temp moves its bytes,
+// mode, owner and attributes to a named temp when it is published, and the process makes named
+// temps from then on (platform::linkUnnamedFile).
 //
 // Every temp name starts with kTempPrefix, and its inode is flock'ed by the writer for as long as
 // the name exists. A crash between naming and publication leaves a named temp whose lock died
@@ -91,8 +94,14 @@ private:
            std::string temp_name)
       : dir_fd_(dir_fd), dir_(std::move(dir)), target_name_(target_name), fd_(std::move(fd)),
         is_tmpfile_(is_tmpfile), temp_name_(std::move(temp_name)) {}
+  // A named temp (created O_EXCL, flock'ed) and its name in `*name`.
+  static Result<UniqueFd> createNamed(int dir_fd, const std::string& dir,
+                                      std::string_view target_name, mode_t mode, std::string* name);
   // linkat of the unnamed inode to `link_name`; 0 or an errno.
   int linkAs(const std::string& link_name);
+  // The unnamed temp cannot be linked: its bytes, owner, mode and attributes (and its fsync)
+  // go to a named temp, which replaces it.
+  Status becomeNamed();
   std::string pathOf(std::string_view name) const { return dir_ + "/" + std::string(name); }
 
   int dir_fd_ = -1; // borrowed
@@ -100,6 +109,7 @@ private:
   std::string target_name_; // names temps after their target, for people listing the directory
   UniqueFd fd_;
   bool is_tmpfile_ = false;
+  bool synced_ = false;   // sync() was called: a named copy is synced too
   std::string temp_name_; // the name while one exists; empty when unnamed or published
 };
 

@@ -4,6 +4,7 @@
 
 #include "lsp/platform/platform_variant.h"
 
+#include <atomic>
 #include <cerrno>
 #include <fcntl.h>
 #include <string>
@@ -21,14 +22,30 @@ namespace hashline::platform {
 
 namespace {
 
+// Set when this process cannot link an unnamed file (no usable /proc, no AT_EMPTY_PATH):
+// createUnnamedFile then says EOPNOTSUPP and callers make named temps. Read once per write.
+std::atomic<bool> unnamed_links_refused{false};
+
+#if HASHLINE_LINUX_NATIVE
+// Whether /proc/self/fd resolves (asked only after a link through it failed): a chroot or
+// container may have no /proc, or an odd one — debootstrap --foreign leaves /proc a link to
+// itself, and there every path through it fails with ELOOP.
+bool procFdUsable() {
+  struct stat fd_dir {};
+  return ::stat("/proc/self/fd", &fd_dir) == 0 && S_ISDIR(fd_dir.st_mode);
+}
+#endif
+
 #if defined(__linux__)
-// Copies each attribute `list` names, reading through `get` (by path or by descriptor).
-template <typename List, typename Get> void copyAttributes(List list, Get get, FileHandle to) {
+// Copies each attribute `list` names, reading through `get` (by path or by descriptor). False
+// when the list itself failed (errno says why).
+template <typename List, typename Get> bool copyAttributes(List list, Get get, FileHandle to) {
   ssize_t list_size = list(nullptr, 0);
-  if (list_size <= 0) return;
+  if (list_size < 0) return false;
+  if (list_size == 0) return true;
   std::string names(static_cast<std::size_t>(list_size), '\0');
   list_size = list(names.data(), names.size());
-  if (list_size <= 0) return;
+  if (list_size <= 0) return list_size == 0;
   names.resize(static_cast<std::size_t>(list_size));
   std::string value;
   for (std::size_t begin = 0; begin < names.size();) {
@@ -43,6 +60,7 @@ template <typename List, typename Get> void copyAttributes(List list, Get get, F
     if (value_size < 0) continue;
     (void)::fsetxattr(to, name.c_str(), value.data(), static_cast<std::size_t>(value_size), 0);
   }
+  return true;
 }
 #endif
 
@@ -50,6 +68,10 @@ template <typename List, typename Get> void copyAttributes(List list, Get get, F
 
 FileHandle createUnnamedFile(FileHandle dir, unsigned mode) {
 #if HASHLINE_LINUX_NATIVE
+  if (unnamed_links_refused.load(std::memory_order_relaxed)) {
+    errno = EOPNOTSUPP;
+    return kInvalidHandle;
+  }
   return ::openat(dir, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, static_cast<mode_t>(mode));
 #else
   (void)dir;
@@ -61,13 +83,19 @@ FileHandle createUnnamedFile(FileHandle dir, unsigned mode) {
 
 int linkUnnamedFile(FileHandle file, FileHandle dir, const char* name) {
 #if HASHLINE_LINUX_NATIVE
+  if (unnamed_links_refused.load(std::memory_order_relaxed)) return EOPNOTSUPP;
   std::string proc_path = "/proc/self/fd/" + std::to_string(file);
   if (::linkat(AT_FDCWD, proc_path.c_str(), dir, name, AT_SYMLINK_FOLLOW) == 0) return 0;
   int err = errno;
-  if (err != ENOENT) return err;
-  // No /proc: AT_EMPTY_PATH works where we hold CAP_DAC_READ_SEARCH.
+  if (err == EEXIST || procFdUsable()) return err; // about the name or the directory
+  // No usable /proc: AT_EMPTY_PATH links the descriptor itself where the kernel lets us
+  // (CAP_DAC_READ_SEARCH; from Linux 6.10 also the file's own opener).
   if (::linkat(file, "", dir, name, AT_EMPTY_PATH) == 0) return 0;
-  return errno;
+  err = errno;
+  if (err != ENOENT && err != EPERM) return err;
+  // Neither way: this process makes named temps from now on.
+  unnamed_links_refused.store(true, std::memory_order_relaxed);
+  return EOPNOTSUPP;
 #else
   (void)file;
   (void)dir;
@@ -119,24 +147,39 @@ void copyExtendedAttributes(FileHandle from, FileHandle to) {
 #if HASHLINE_LINUX_NATIVE
   // Through /proc/self/fd: works for an O_PATH descriptor too, which flistxattr refuses.
   const std::string path = "/proc/self/fd/" + std::to_string(from);
-  copyAttributes(
-      [&](char* names, std::size_t size) { return ::listxattr(path.c_str(), names, size); },
+  if (copyAttributes(
+          [&](char* names, std::size_t size) { return ::listxattr(path.c_str(), names, size); },
+          [&](const char* name, void* value, std::size_t size) {
+            return ::getxattr(path.c_str(), name, value, size);
+          },
+          to))
+    return;
+  if (errno != ENOENT && errno != ELOOP && errno != ENOTDIR) return; // no attributes here
+  if (procFdUsable()) return;
+  // No usable /proc: through the descriptor (not an O_PATH one: its attributes are lost).
+  (void)copyAttributes(
+      [&](char* names, std::size_t size) { return ::flistxattr(from, names, size); },
       [&](const char* name, void* value, std::size_t size) {
-        return ::getxattr(path.c_str(), name, value, size);
+        return ::fgetxattr(from, name, value, size);
       },
       to);
 #elif defined(__linux__)
-  copyAttributes([&](char* names, std::size_t size) { return ::flistxattr(from, names, size); },
-                 [&](const char* name, void* value, std::size_t size) {
-                   return ::fgetxattr(from, name, value, size);
-                 },
-                 to);
+  (void)copyAttributes(
+      [&](char* names, std::size_t size) { return ::flistxattr(from, names, size); },
+      [&](const char* name, void* value, std::size_t size) {
+        return ::fgetxattr(from, name, value, size);
+      },
+      to);
 #elif defined(__APPLE__)
   (void)::fcopyfile(from, to, nullptr, COPYFILE_XATTR | COPYFILE_ACL);
 #else
   (void)from;
   (void)to;
 #endif
+}
+
+void refuseUnnamedLinks(bool refused) {
+  unnamed_links_refused.store(refused, std::memory_order_relaxed);
 }
 
 } // namespace hashline::platform

@@ -17,7 +17,14 @@ namespace hashline::platform {
 /// where this OS or build has no unnamed files (the caller makes a named temp).
 FileHandle createUnnamedFile(FileHandle dir, unsigned mode);
 /// Gives an unnamed file the name `name` in `dir`: 0 or an errno (EEXIST: the name exists).
+/// Linux links through /proc/self/fd; where that fails for want of a usable /proc (none in a
+/// chroot or container, or an odd one), through the descriptor (AT_EMPTY_PATH). EOPNOTSUPP when
+/// neither can: the caller moves the bytes to a named temp, and from then on this process's
+/// createUnnamedFile says EOPNOTSUPP (named temps only).
 int linkUnnamedFile(FileHandle file, FileHandle dir, const char* name);
+/// Tests force the named fallback with this (true: as after a link neither way could make;
+/// false: back to normal).
+void refuseUnnamedLinks(bool refused);
 /// Renames `from` to `to` in `dir` only when `to` does not exist: 0 or an errno (EEXIST: it
 /// does; ENOSYS, EINVAL or EOPNOTSUPP: this OS or filesystem cannot, link + unlink instead).
 int renameNoReplace(FileHandle dir, const char* from, const char* to);
