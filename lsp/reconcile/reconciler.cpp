@@ -39,11 +39,19 @@ Reconciler::Reconciler(LspServer& server, HashlineService& service, ReconcileOpt
     : server_(server), service_(service), options_(std::move(options)), spare_expiry_(server.io()) {
   listener_id_ = server_.documents().addListener(
       [this](const DocumentEvent& event) { onDocumentEvent(event); });
+  service_.setEditObserver([this](const AppliedEdit& edit) { onApplied(edit); });
   setMode(options_.mode);
 }
 
 Reconciler::~Reconciler() {
+  service_.setEditObserver(nullptr);
   server_.documents().removeListener(listener_id_);
+}
+
+void Reconciler::onApplied(const AppliedEdit& edit) {
+  if (edit.backend != AppliedEdit::Backend::Buffer) return;
+  if (Tracked* tracked = find(canonicalUri(edit.uri)))
+    tracked->by_hashline.insert(edit.version_after);
 }
 
 void Reconciler::setMode(ReconcileMode mode) {
@@ -90,7 +98,10 @@ void Reconciler::onDocumentEvent(const DocumentEvent& event) {
         tracked->last_change = Clock::now();
       tracked->recent.push_back(
           {event.document->document.version(), event.document->document.text()});
-      if (tracked->recent.size() > kRecentVersions) tracked->recent.pop_front();
+      if (tracked->recent.size() > kRecentVersions) {
+        tracked->recent.pop_front();
+        tracked->forgetBefore(tracked->recent.front().version);
+      }
       if (tracked->waiting) arm(*tracked, options_.quiet); // the awaited text may be here
     }
     return;
@@ -259,8 +270,11 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
   for (std::size_t i = tracked.recent.size(); !held && i-- > 0;)
     if (sameText(tracked.recent[i].text, *disk)) held = i;
   if (held) {
+    // (Not when hashline's own journaled edit made that version: an agent's edit of a clean
+    // buffer, whose text the agent then writes — Claude Code after an accepted openDiff.)
     const bool left_the_base =
-        *held > 0 && tracked.base && sameText(tracked.recent[*held - 1].text, *tracked.base);
+        *held > 0 && !tracked.by_hashline.count(tracked.recent[*held].version) && tracked.base &&
+        sameText(tracked.recent[*held - 1].text, *tracked.base);
     // The save announced now, or the save of this round, wrote it — unless the editor flushes
     // changes before saving and this version came after the saved one.
     const bool saved =
@@ -288,6 +302,7 @@ void Reconciler::reconcile(Tracked& tracked, SharedFileBytes disk) {
     tracked.waiting = false;
     tracked.base = std::move(disk);
     tracked.recent.erase(tracked.recent.begin(), tracked.recent.end() - 1);
+    tracked.forgetBefore(tracked.recent.front().version);
     return;
   }
   // Text the buffer never showed. During an announced save (willSave, no didSave yet) it is

@@ -73,6 +73,9 @@ public:
 private:
   struct Tracked;
   void onDocumentEvent(const DocumentEvent& event);
+  /// An edit hashline applied and journaled (the service's observer): marks the buffer version it
+  /// made, so a disk write of that text is never taken for the editor's own reload.
+  void onApplied(const AppliedEdit& edit);
   void track(const std::string& key, const OpenDocument& document);
   void untrack(const std::string& key);
   void onFileEvent(const std::string& directory, const std::string& name, std::uint32_t mask);

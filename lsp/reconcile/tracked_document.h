@@ -10,6 +10,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,9 +38,15 @@ struct Reconciler::Tracked {
     std::int64_t version = 0;
     Rope text;
   };
-  std::deque<Version> recent;               // the buffer's versions since the last base point
-  ReconcileClock::time_point last_change{}; // of the user's typing (see onDocumentEvent)
-  std::int64_t merged_version = -1;         // the buffer version the last merge landed as
+  std::deque<Version> recent; // the buffer's versions since the last base point
+  /// Versions of `recent` (or about to be: the service may confirm an edit before this sees its
+  /// didChange) that an edit hashline applied made, journaled as that edit's op.
+  std::set<std::int64_t> by_hashline;
+  void forgetBefore(std::int64_t version) {
+    by_hashline.erase(by_hashline.begin(), by_hashline.lower_bound(version));
+  }
+  ReconcileClock::time_point last_change{};           // of the user's typing (see onDocumentEvent)
+  std::int64_t merged_version = -1;                   // the buffer version the last merge landed as
   std::optional<ReconcileClock::time_point> saved_at; // the last didSave
   std::int64_t saved_version = -1;                    // the buffer version when it arrived
   /// A didSave belongs to this round of events (it may arrive just before the write's event).

@@ -186,6 +186,34 @@ TEST_F(Reconcile, AWriteOfTheBuffersOwnTextTellsTheEditorItMatchesTheDisk) {
   EXPECT_EQ(readFile("a.txt"), model("a.txt").text);
 }
 
+// The same with a clean buffer in VS Code (found by the code-server suite: a file Claude Code
+// edited that was not open, its ✓ Keep, then Claude Code's write): the version the disk now holds
+// came from the buffer's base by an agent's journaled edit, not by the editor reloading the file,
+// so the write is not journaled a second time as a `disk` reconcile op left pending for review.
+TEST_F(Reconcile, AWriteOfAnAgentsEditOfACleanBufferIsNotTakenForAReload) {
+  restartAsVsCode();
+  const std::string original = numbered(10);
+  writeFile("a.txt", original);
+  openSynced("a.txt", original);
+  json read = service("read", {{"uri", uriOf("a.txt")}, {"session", "agent"}});
+  std::int64_t id = startService(
+      "edit",
+      {{"uri", uriOf("a.txt")},
+       {"session", "agent"},
+       {"edits", {{{"op", "replace"}, {"anchor", anchorOf(read, 5)}, {"content", "accepted"}}}}});
+  applyAndConfirm(nextApplyEdit());
+  ASSERT_EQ(finish(id)["status"], "applied");
+  writeViaRename("a.txt", model("a.txt").text); // the agent writes what the buffer shows
+  json reconciled = client_->waitNotification("hashline/reconciled")["params"];
+  EXPECT_EQ(reconciled["kind"], "merged") << reconciled.dump();
+  EXPECT_EQ(reconciled["hunks"], 0);
+  EXPECT_EQ(reconciled["bufferMatchesDisk"], true);
+  EXPECT_FALSE(reconciled.contains("reloadedByEditor")) << reconciled.dump();
+  EXPECT_FALSE(reconciled.contains("op"));
+  EXPECT_TRUE(reconcileOps().empty()) << log().dump();
+  EXPECT_EQ(readFile("a.txt"), model("a.txt").text);
+}
+
 TEST_F(Reconcile, WriteTempThenRename) {
   typingSurvivesWriter([&](const std::string& theirs) { writeViaRename("a.txt", theirs); });
 }

@@ -357,6 +357,13 @@ export async function partClaude(page, ctx) {
     const resultC = await poll(() => toolResult('toolu_8_0'), { limitMs: STEP_MS, everyMs: 300 });
     L.check(`claude: after \u2713 Keep Claude Code wrote ${NOT_OPEN.c.name} and tells its model it was updated`,
       cWritten && resultC && !resultC.isError, { disk: c.onDisk(), result: resultC ?? 'no tool_result for toolu_8_0', driver: drivelog() });
+    // Claude Code's write of the text the buffer holds is not journaled a second time: the
+    // reconciler took the clean buffer's change for VS Code reloading the file, until this check.
+    await sleep(1500);
+    const cLog = cli(['log', '--path', path.join(ws, NOT_OPEN.c.name), '--json']);
+    const cAgents = (cLog.json?.ops ?? []).map((o) => o.agent);
+    L.check(`claude: Claude Code's write of ${NOT_OPEN.c.name} is not journaled again: \`hashline log\` has the claude-code op and none by disk`,
+      cLog.status === 0 && JSON.stringify(cAgents) === '["claude-code"]', { agents: cAgents, stderr: cLog.stderr });
 
     // 8. Issue 30: Claude's Edits over the user's unsaved typing in claude.txt (claudeConflict.mjs).
     const end = await conflictCases(page, {
