@@ -2,6 +2,7 @@
 #include "lsp/acp/proxy_loop.h"
 
 #include "lsp/acp/file_worker.h"
+#include "lsp/platform/process.h"
 #include "lsp/support/log.h"
 #include "lsp/transport/line_framing.h"
 
@@ -28,14 +29,6 @@ void onSignal(int signal) {
   const char byte = 's';
   ssize_t ignored = ::write(g_wake_write, &byte, 1);
   (void)ignored;
-}
-
-void installSignals() {
-  struct sigaction action {};
-  action.sa_handler = onSignal;
-  ::sigemptyset(&action.sa_mask);
-  for (int signal : {SIGTERM, SIGINT, SIGHUP})
-    ::sigaction(signal, &action, nullptr);
 }
 
 /// Sets O_NONBLOCK; returns the flags before.
@@ -107,14 +100,16 @@ void flushFor(Outbox& box, milliseconds limit) {
 
 int runProxyLoop(ProxyCore& core, AgentProcess agent, const LoopOptions& options) {
   int wake[2];
-  if (::pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+  if (!platform::openCloseOnExecPipe(wake)) {
     log::error("hashline acp: pipe: ", std::strerror(errno));
     std::string status;
     endAgentGroup(agent.pid, false, milliseconds(500), status);
     return 1;
   }
+  setNonBlocking(wake[0]);
+  setNonBlocking(wake[1]);
   g_wake_write = wake[1];
-  installSignals();
+  platform::onTerminationRequest(onSignal);
   const int stdin_flags = setNonBlocking(STDIN_FILENO);
   const int stdout_flags = setNonBlocking(STDOUT_FILENO);
   setNonBlocking(agent.stdin_fd);

@@ -1,4 +1,5 @@
-// processAlive, processStatus and ignoreBrokenPipe with kill(2), /proc and signal(3).
+// processAlive, processStatus, ignoreBrokenPipe and onTerminationRequest with kill(2), /proc,
+// signal(3) and sigaction(2).
 #include "lsp/platform/process.h"
 
 #include <cerrno>
@@ -48,6 +49,14 @@ std::optional<ProcessStatus> processStatus(std::int64_t pid) {
 
 void ignoreBrokenPipe() {
   ::signal(SIGPIPE, SIG_IGN);
+}
+
+void onTerminationRequest(void (*handler)(int reason)) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  sigemptyset(&action.sa_mask); // a macro on macOS: never spelled ::sigemptyset
+  for (int signal : {SIGTERM, SIGINT, SIGHUP})
+    ::sigaction(signal, &action, nullptr);
 }
 
 bool openCloseOnExecPipe(FileHandle ends[2]) {

@@ -1,8 +1,9 @@
 // Processes and signals: whether a process still runs (the editor that started us, a sidecar
 // named in a discovery file, a Claude Code lock file's owner), when it started and whether it is
 // a zombie (so a discovery record can tell its process from a reused pid), and SIGPIPE turned
-// into write errors. kill(pid, 0), /proc/PID/stat (Linux; elsewhere unknown) and signal() on
-// POSIX; Windows seam: OpenProcess + GetExitCodeProcess / GetProcessTimes, and no SIGPIPE at all.
+// into write errors, and a handler for the signals that ask it to end. kill(pid, 0), /proc/PID/stat
+// (Linux; elsewhere unknown) and signal() on POSIX; Windows seam: OpenProcess + GetExitCodeProcess
+// / GetProcessTimes, and no SIGPIPE at all.
 #pragma once
 
 #include "lsp/platform/native_handle.h"
@@ -22,6 +23,9 @@ struct ProcessStatus {
 std::optional<ProcessStatus> processStatus(std::int64_t pid);
 /// A write to a closed pipe or socket fails with EPIPE instead of killing the process.
 void ignoreBrokenPipe();
+/// `handler` runs (in signal context) when the process is asked to end: SIGTERM, SIGINT and
+/// SIGHUP on POSIX. Windows seam: SetConsoleCtrlHandler.
+void onTerminationRequest(void (*handler)(int reason));
 /// A pipe whose two ends are close-on-exec (pipe2(O_CLOEXEC) on Linux; pipe + FD_CLOEXEC on
 /// macOS, which has no pipe2): `ends` = {read, write}; false with errno set on failure.
 bool openCloseOnExecPipe(FileHandle ends[2]);
