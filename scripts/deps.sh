@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what hashline needs to build and test on Debian 12 (run as root); a no-op when present.
-# Usage: scripts/deps.sh [build|test|fuzz]   (test adds the headless editors and Node packages)
+# Usage: scripts/deps.sh [build|test|fuzz|ci]   (test adds the headless editors and Node packages;
+#        ci is test + fuzz + ccache, what .ci/run needs)
 set -euo pipefail
 want="${1:-build}"
 pkgs=(cmake ninja-build g++ pkg-config nlohmann-json3-dev libboost-dev libxxhash-dev libre2-dev
@@ -9,6 +10,7 @@ case "$want" in
   test) pkgs+=(neovim nodejs npm chromium build-essential python3 libkrb5-dev ripgrep zip curl file man-db
              debian-archive-keyring clangd) ;;
   fuzz) pkgs+=(clang libclang-rt-14-dev) ;;
+  ci) "$0" test && "$0" fuzz; pkgs+=(ccache) ;;
 esac
 missing=()
 for p in "${pkgs[@]}"; do
