@@ -3,13 +3,17 @@
 // that cannot leaves the call to Claude Code's prompt), a proposal over the user's unsaved typing
 // (a conflict the user resolves, then Accept / Reject), a proposal the buffer already holds, a
 // file deleted meanwhile, a proposal that is not text, two openDiffs of one file, and
-// close_tab / closeAllDiffTabs / the connection closing while a review is undecided. The real
-// binary over pipes (this test plays the editor) and a real WebSocket (it plays Claude Code).
+// close_tab / closeAllDiffTabs / the connection closing while a review is undecided; and after a
+// decision on a file that was not open, `hashline pending` and `hashline log` of the live sidecar
+// (a CLI process over its agent socket) show the decision. The real binary over pipes (this test
+// plays the editor) and a real WebSocket (it plays Claude Code).
 // "Not answered yet" is shown by order, never by time: the sidecar answers a connection's
 // messages in order, so a ping's reply arriving first proves no answer was sent before it.
 #include "tests/lsp/ide/ide_test_util.h"
+#include "tests/lsp/support/piped_process.h"
 
 #include <optional>
+#include <sys/stat.h>
 
 namespace hashline::test {
 namespace {
@@ -43,6 +47,19 @@ json openDiffArguments(const fs::path& file, const std::string& contents, const 
           {"new_file_path", file.string()},
           {"new_file_contents", contents},
           {"tab_name", tab}};
+}
+
+// `hashline ARGS... --json` run in `cwd` as an agent does (it reaches the live sidecar of the
+// workspace through its discovery record): its stdout, parsed.
+json cliJson(const fs::path& cwd, std::vector<std::string> args) {
+  args.insert(args.begin(), HASHLINE_BINARY);
+  args.push_back("--json");
+  PipedProcess cli(args, cwd.string());
+  cli.closeInput();
+  std::string out;
+  cli.readUntilEnd([&out](std::string_view chunk) { out.append(chunk); });
+  EXPECT_EQ(cli.waitForExit(std::chrono::seconds(30)), 0) << out << cli.log();
+  return json::parse(out, nullptr, false);
 }
 
 // The next frame is the answer to call `id`: `kind` (FILE_SAVED, DIFF_REJECTED, TAB_CLOSED, ...)
@@ -166,6 +183,82 @@ TEST_F(ClaudeOpenDiff, AFileNotOpenIsShownInTheEditorAndReviewedThere) {
   expectAnswer(ide, call, "FILE_SAVED", "one\ntwo\n");
   EXPECT_EQ(readFile(other), "one\n") << "hashline wrote the file itself";
   EXPECT_EQ(client.shutdownAndExit(), 0);
+}
+
+// Issue 34: after ✗ Reject and after ✓ Keep of an openDiff of a file that was not open, the live
+// sidecar's `hashline pending` lists nothing of it and `hashline log` shows the decision — also
+// once Claude Code wrote the kept text and the sidecar took that write for the buffer's.
+TEST_F(ClaudeOpenDiff, ADecisionOnAFileThatWasNotOpenLeavesNothingPending) {
+  const fs::path state = root_ / "state", run = root_ / "run", ws = root_ / "ws";
+  fs::create_directories(state);
+  fs::create_directories(run);
+  ::chmod(run.c_str(), 0700);
+  ::setenv("HASHLINE_STATE_DIR", state.c_str(), 1);
+  ::setenv("HASHLINE_RUNTIME_DIR", run.c_str(), 1);
+  const fs::path rejected = workspaceFile("nb.txt", "b1\nb2\nb3\n");
+  const fs::path kept = workspaceFile("nc.txt", "c1\nc2\nc3\n");
+  auto s = connect(kApplyEdit);
+  LspClient& client = *s->client;
+  IdeClient& ide = s->ide;
+  auto pendingOf = [&ws](const fs::path& file) {
+    return cliJson(ws, {"pending", "--path", file.string()});
+  };
+  // The hunk states of `file`'s ops in `hashline log`, by the op's method.
+  auto statesOf = [&ws](const fs::path& file) {
+    json log = cliJson(ws, {"log", "--path", file.string()});
+    std::vector<std::string> states;
+    for (const json& op : log.value("ops", json::array()))
+      for (const json& hunk : op.value("hunks", json::array()))
+        states.push_back(op.value("method", "") + " by " + op.value("agent", "") + ": " +
+                         hunk.value("state", ""));
+    return states;
+  };
+
+  int call = s->openDiff(rejected, "b1\nB2\nb3\n", "nb (1)");
+  EditorModel b = s->showAndOpen(rejected, "b1\nb2\nb3\n");
+  applyNextEdit(client, b);
+  json pending = pendingOf(rejected);
+  EXPECT_EQ(pending["count"], 1) << "the proposal is a pending review: " << pending.dump();
+  // Answered by the live sidecar (only it knows the buffer), not from the journal on disk.
+  EXPECT_EQ(pending["files"][0]["backend"], "buffer") << pending.dump();
+  // ✗ Reject on the lens, as VS Code sends it: the hunk's id.
+  const std::string hunk = pending["files"][0]["hunks"][0].value("id", "");
+  const std::int64_t rejecting =
+      client.request("workspace/executeCommand",
+                     {{"command", "hashline.reject"}, {"arguments", {{{"hunk", hunk}}}}});
+  applyNextEdit(client, b);
+  EXPECT_TRUE(client.waitResponse(rejecting).contains("result"));
+  expectAnswer(ide, call, "DIFF_REJECTED", "nb (1)");
+  EXPECT_EQ(b.text, "b1\nb2\nb3\n");
+  pending = pendingOf(rejected);
+  EXPECT_EQ(pending["count"], 0) << pending.dump();
+  EXPECT_EQ(statesOf(rejected), (std::vector<std::string>{"openDiff by claude-code: reverted",
+                                                          "reject by user: decision"}));
+
+  call = s->openDiff(kept, "c1\nC2\nc3\n", "nc (1)");
+  EditorModel c = s->showAndOpen(kept, "c1\nc2\nc3\n");
+  applyNextEdit(client, c);
+  pending = pendingOf(kept);
+  ASSERT_EQ(pending["count"], 1) << pending.dump();
+  client.callResult("workspace/executeCommand",
+                    {{"command", "hashline.accept"},
+                     {"arguments", {{{"hunk", pending["files"][0]["hunks"][0]["id"]}}}}});
+  expectAnswer(ide, call, "FILE_SAVED", "c1\nC2\nc3\n");
+  pending = pendingOf(kept);
+  EXPECT_EQ(pending["count"], 0) << pending.dump();
+  // Claude Code writes the text it was answered; the sidecar finds it is the buffer's.
+  std::ofstream(kept, std::ios::binary | std::ios::trunc) << "c1\nC2\nc3\n";
+  json reconciled = client.waitNotification("hashline/reconciled");
+  EXPECT_EQ(reconciled["params"]["path"], kept.string()) << reconciled;
+  EXPECT_EQ(reconciled["params"]["bufferMatchesDisk"], true) << reconciled;
+  pending = pendingOf(kept);
+  EXPECT_EQ(pending["count"], 0) << pending.dump();
+  EXPECT_EQ(statesOf(kept), std::vector<std::string>{"openDiff by claude-code: accepted"});
+  pending = cliJson(ws, {"pending"});
+  EXPECT_EQ(pending["count"], 0) << pending.dump();
+  EXPECT_EQ(client.shutdownAndExit(), 0);
+  ::unsetenv("HASHLINE_STATE_DIR");
+  ::unsetenv("HASHLINE_RUNTIME_DIR");
 }
 
 TEST_F(ClaudeOpenDiff, AnEditorThatCannotShowTheFileLeavesTheCallToClaudeCode) {
