@@ -365,6 +365,20 @@ export async function partClaude(page, ctx) {
     L.check(`claude: Claude Code's write of ${NOT_OPEN.c.name} is not journaled again: \`hashline log\` has the claude-code op and none by disk`,
       cLog.status === 0 && JSON.stringify(cAgents) === '["claude-code"]', { agents: cAgents, stderr: cLog.stderr });
 
+    // Issue 34: after each decision the live sidecar's `hashline pending` lists nothing of it and
+    // `hashline log` has it (fresh calls: pendingHunks.last is the poll made before the click).
+    const decided = (f) => {
+      const log = cli(['log', '--path', path.join(ws, f.name), '--json']);
+      const states = (log.json?.ops ?? []).flatMap((o) => (o.hunks || []).map((h) => `${o.method} by ${o.agent}: ${h.state}`));
+      return { pending: pendingHunks(f.name), states, raw: pendingHunks.last };
+    };
+    const dB = decided(NOT_OPEN.b);
+    const dC = decided(NOT_OPEN.c);
+    L.check(`claude: after \u2717 Reject / \u2713 Keep nothing of ${NOT_OPEN.b.name} / ${NOT_OPEN.c.name} is in \`hashline pending\`; \`hashline log\` has the decisions`,
+      dB.pending.length === 0 && dC.pending.length === 0 &&
+        JSON.stringify(dB.states) === '["openDiff by claude-code: reverted","reject by user: decision"]' &&
+        JSON.stringify(dC.states) === '["openDiff by claude-code: accepted"]', { b: dB, c: dC });
+
     // 8. Issue 30: Claude's Edits over the user's unsaved typing in claude.txt (claudeConflict.mjs).
     const end = await conflictCases(page, {
       L, hooks, name, goFiles: conflictGo, focusEditor, doc, disk, pendingHunks, opsOf, conflictsOf, lensShown, lensRow, toolResult, toastText, palette, drivelog,
