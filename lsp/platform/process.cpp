@@ -6,8 +6,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <fcntl.h>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <sys/types.h>
@@ -24,8 +22,22 @@ bool processAlive(std::int64_t pid) {
 std::optional<ProcessStatus> processStatus(std::int64_t pid) {
 #if defined(__linux__)
   if (pid <= 0) return std::nullopt;
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Opened relative to a descriptor of /proc, not as "/proc/PID/stat": qemu-user answers a
+  // program's own /proc/PID/stat itself, with a start time a tick off the kernel's, and a
+  // sidecar's discovery record (its own start time) must match what other processes read.
+  const int proc = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (proc < 0) return std::nullopt;
+  const int fd = ::openat(proc, (std::to_string(pid) + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
+  ::close(proc);
+  if (fd < 0) return std::nullopt;
+  std::string stat;
+  char chunk[1024];
+  for (ssize_t got; (got = ::read(fd, chunk, sizeof chunk)) != 0;) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) break;
+    stat.append(chunk, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
   // "PID (COMM) STATE PPID ...": the command may hold spaces and parentheses, so fields count
   // from the last ')': STATE is field 3, starttime field 22.
   auto close = stat.rfind(')');
