@@ -5,12 +5,28 @@
 
 #include <charconv>
 #include <cstring>
+#include <locale>
+#include <sstream>
 
 namespace hashline::lsp {
 
 using nlohmann::json;
 
 namespace {
+
+/// The double that [first, last) spells (JSON's number grammar, already checked).
+/// std::from_chars where the standard library has it for floating point; libc++ (macOS, and
+/// LLVM before 20) has only the integral overloads: a stream in the classic locale there.
+bool parseDouble(const char* first, const char* last, double& value) {
+#if defined(__cpp_lib_to_chars) || !defined(_LIBCPP_VERSION)
+  return std::from_chars(first, last, value).ec == std::errc();
+#else
+  std::istringstream in(std::string(first, last));
+  in.imbue(std::locale::classic());
+  in >> value;
+  return !in.fail() && in.peek() == std::char_traits<char>::eof();
+#endif
+}
 
 class Parser {
 public:
@@ -179,7 +195,7 @@ private:
       }
     }
     double value = 0; // too large for 64 bits, or a fraction/exponent
-    if (std::from_chars(first, last, value).ec != std::errc()) return fail("invalid number");
+    if (!parseDouble(first, last, value)) return fail("invalid number");
     out = value;
     return true;
   }
