@@ -45,7 +45,7 @@ void checkFlatLines(std::string_view text, std::size_t block) {
   FUZZ_CHECK(flat.linesBefore(text.size()) == lines.size());
 }
 
-std::string quoted(std::string_view text) {
+std::string quotedForReport(std::string_view text) {
   std::string out = "\"";
   for (char c : text)
     out += c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
@@ -55,10 +55,10 @@ std::string quoted(std::string_view text) {
 std::string describe(std::string_view base, std::string_view ours, std::string_view theirs,
                      const MergeResult& result) {
   std::string out =
-      "base " + quoted(base) + ", ours " + quoted(ours) + ", theirs " + quoted(theirs) + "; edits";
+      "base " + quotedForReport(base) + ", ours " + quotedForReport(ours) + ", theirs " + quotedForReport(theirs) + "; edits";
   for (const hashline::ByteEdit& edit : result.edits)
     out += " [" + std::to_string(edit.begin) + "," + std::to_string(edit.end) +
-           ")=" + quoted(edit.text);
+           ")=" + quotedForReport(edit.text);
   return out;
 }
 
