@@ -54,8 +54,8 @@ std::string quotedForReport(std::string_view text) {
 
 std::string describe(std::string_view base, std::string_view ours, std::string_view theirs,
                      const MergeResult& result) {
-  std::string out =
-      "base " + quotedForReport(base) + ", ours " + quotedForReport(ours) + ", theirs " + quotedForReport(theirs) + "; edits";
+  std::string out = "base " + quotedForReport(base) + ", ours " + quotedForReport(ours) +
+                    ", theirs " + quotedForReport(theirs) + "; edits";
   for (const hashline::ByteEdit& edit : result.edits)
     out += " [" + std::to_string(edit.begin) + "," + std::to_string(edit.end) +
            ")=" + quotedForReport(edit.text);
