@@ -1,6 +1,7 @@
 // The running binary's path from the OS.
 #include "lsp/platform/executable_path.h"
 
+#include <cerrno> // program_invocation_name (glibc)
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
@@ -33,7 +34,17 @@ std::string ownExecutablePath() {
 #else
   // Linux and the systems with a Linux-style /proc (the portable build runs this too).
   std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-  return error ? std::string() : self.string();
+  if (error) return {};
+#if defined(__GLIBC__)
+  // Started through the dynamic loader (`ld-linux-aarch64.so.1 ./hashline`, as an emulator's
+  // launcher does): /proc/self/exe is the loader, and the loader set argv[0] to the program.
+  const std::string name = self.filename().string();
+  if (name.starts_with("ld-") && name.find(".so") != std::string::npos) {
+    std::filesystem::path program = std::filesystem::canonical(program_invocation_name, error);
+    if (!error) return program.string();
+  }
+#endif
+  return self.string();
 #endif
 }
 
