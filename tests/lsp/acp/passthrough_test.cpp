@@ -96,7 +96,9 @@ TEST(AcpPassthrough, SessionsGetHashlineMcpServer) {
   ASSERT_EQ(servers.size(), 1u) << servers;
   json entry = servers[0];
   EXPECT_EQ(entry["name"], "hashline");
-  EXPECT_EQ(entry["command"], std::filesystem::canonical(HASHLINE_BINARY).string());
+  // The proxy names its own executable: the built binary itself, also where the tests start it
+  // through an emulator's launcher script (HASHLINE_BINARY is then the script).
+  EXPECT_EQ(entry["command"], std::filesystem::canonical(HASHLINE_TARGET_BINARY).string());
   EXPECT_EQ(entry["env"], json::array());
   EXPECT_FALSE(entry.contains("type")) << "ACP v1 stdio entries carry no type";
   json args = entry["args"];
