@@ -20,26 +20,27 @@ ScriptedEditor::ScriptedEditor(const AgentSandbox& sandbox, const std::string& n
 }
 
 std::string ScriptedEditor::applyNextEdit() {
-  json request = client.waitServerRequest("workspace/applyEdit");
-  EXPECT_FALSE(request.is_null()) << client.log();
+  json request = takeNextEdit();
   if (request.is_null()) return buffer;
-  std::int64_t at = 0;
-  buffer = applyDocumentEdit(buffer, request["params"]["edit"], uri, at);
-  EXPECT_EQ(at, version);
-  client.didChange(uri, ++version, {LspClient::fullChange(buffer)});
+  client.didChange(uri, version, {LspClient::fullChange(buffer)});
   client.respond(request["id"], {{"applied", true}});
   return buffer;
 }
 
 std::string ScriptedEditor::applyNextEditUnconfirmed() {
+  takeNextEdit();
+  return buffer;
+}
+
+json ScriptedEditor::takeNextEdit() {
   json request = client.waitServerRequest("workspace/applyEdit");
   EXPECT_FALSE(request.is_null()) << client.log();
-  if (request.is_null()) return buffer;
+  if (request.is_null()) return request;
   std::int64_t at = 0;
   buffer = applyDocumentEdit(buffer, request["params"]["edit"], uri, at);
   EXPECT_EQ(at, version);
   ++version;
-  return buffer;
+  return request;
 }
 
 void ScriptedEditor::refuseNextEdit() {

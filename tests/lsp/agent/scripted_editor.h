@@ -40,6 +40,11 @@ struct ScriptedEditor {
   std::int64_t version = 1;
   LspClient client;
   pid_t sidecar_pid = 0;
+
+private:
+  /// Waits for the next applyEdit and applies it to `buffer` at the next version; returns the
+  /// request (null after a timeout, with a test failure recorded).
+  nlohmann::json takeNextEdit();
 };
 
 } // namespace hashline::test
