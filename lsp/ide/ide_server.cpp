@@ -99,8 +99,10 @@ private:
 
   void refuse(const IdeHandshakeVerdict& verdict) {
     log::info("claude ide: connection refused (", verdict.http_status, "): ", verdict.reason);
+    // HTTP/1.1 whatever the client spoke: a server answers in the highest version it conforms to
+    // within the request's major version (RFC 9112, 2.3), and WebSocket needs 1.1 anyway.
     auto response = std::make_shared<http::response<http::string_body>>(
-        static_cast<http::status>(verdict.http_status), request_.version());
+        static_cast<http::status>(verdict.http_status), 11);
     response->set(http::field::server, "hashline");
     response->set(http::field::content_type, "text/plain");
     response->body() = verdict.reason + "\n";

@@ -1,6 +1,8 @@
 // The scripted ACP client of the proxy tests; see acp_client.h.
 #include "acp_client.h"
 
+#include "tests/lsp/support/hashline_binary.h"
+
 #include <chrono>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -29,7 +31,7 @@ bool processAlive(pid_t pid) {
 namespace {
 std::vector<std::string> commandLine(std::vector<std::string> proxy_args,
                                      std::vector<std::string> agent) {
-  std::vector<std::string> argv = {HASHLINE_BINARY, "acp"};
+  std::vector<std::string> argv = {hashlineBinary(), "acp"};
   argv.insert(argv.end(), proxy_args.begin(), proxy_args.end());
   argv.push_back("--");
   if (agent.empty()) agent = puppetAgent();

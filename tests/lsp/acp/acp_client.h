@@ -1,5 +1,5 @@
 // AcpClient: the scripted ACP client of the proxy tests — what Zed or JetBrains would be. It
-// starts the real `hashline acp [ARGS] -- python3 puppet_agent.py` (HASHLINE_BINARY, the scripted
+// starts the real `hashline acp [ARGS] -- python3 puppet_agent.py` (hashlineBinary(), the scripted
 // agent beside this file) in a directory, with its stdin/stdout on pipes and its stderr in a temp
 // file (tests/lsp/support/PipedProcess, as LspClient), and keeps every line the proxy writes (raw,
 // in order). The puppet agent reports each line it receives as `_puppet/received {line}` and writes
@@ -10,6 +10,7 @@
 // assert on time. Threading: the test thread sends and waits; a reader thread reads.
 #pragma once
 
+#include "tests/lsp/support/hashline_binary.h"
 #include "tests/lsp/support/piped_process.h"
 
 #include <condition_variable>

@@ -2,6 +2,7 @@
 // byte for byte in both directions; initialize and session setup are the only rewrites.
 #include "../agent/agent_test_util.h"
 #include "acp_client.h"
+#include "tests/lsp/support/hashline_binary.h"
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -97,8 +98,8 @@ TEST(AcpPassthrough, SessionsGetHashlineMcpServer) {
   json entry = servers[0];
   EXPECT_EQ(entry["name"], "hashline");
   // The proxy names its own executable: the built binary itself, also where the tests start it
-  // through an emulator's launcher script (HASHLINE_BINARY is then the script).
-  EXPECT_EQ(entry["command"], std::filesystem::canonical(HASHLINE_TARGET_BINARY).string());
+  // through an emulator's launcher script (hashlineBinary() is then the script).
+  EXPECT_EQ(entry["command"], std::filesystem::canonical(hashlineTargetBinary()).string());
   EXPECT_EQ(entry["env"], json::array());
   EXPECT_FALSE(entry.contains("type")) << "ACP v1 stdio entries carry no type";
   json args = entry["args"];

@@ -2,6 +2,7 @@
 #include "agent_test_util.h"
 
 #include "lsp/transport/framing.h"
+#include "tests/lsp/support/hashline_binary.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -97,13 +98,13 @@ pid_t spawn(const std::vector<std::string>& args, const std::string& cwd, int in
     ::dup2(out_fd, 1);
     ::dup2(err_fd, 2);
     if (::chdir(cwd.c_str()) != 0) ::_exit(126);
-    std::vector<std::string> storage = {HASHLINE_BINARY};
+    std::vector<std::string> storage = {hashlineBinary()};
     storage.insert(storage.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& arg : storage)
       argv.push_back(arg.data());
     argv.push_back(nullptr);
-    ::execv(HASHLINE_BINARY, argv.data());
+    ::execv(hashlineBinary(), argv.data());
     ::_exit(127);
   }
   return pid;

@@ -3,6 +3,7 @@
 // preset (here a stand-in `claude` on PATH that prints what it was given), or prints the exports;
 // without a sidecar for the directory, or without claude on PATH, a clear error. `hashline
 // doctor` names the lock file.
+#include "tests/lsp/support/hashline_binary.h"
 #include "tests/lsp/support/lsp_client.h"
 
 #include <array>
@@ -78,7 +79,7 @@ protected:
   ShellRun hashline(const std::string& dir, const std::string& args, bool with_claude = true) {
     const std::string path =
         with_claude ? (root_ / "bin").string() + ":/usr/bin:/bin" : "/usr/bin:/bin";
-    return shell("cd '" + (root_ / dir).string() + "' && PATH='" + path + "' '" + HASHLINE_BINARY +
+    return shell("cd '" + (root_ / dir).string() + "' && PATH='" + path + "' '" + hashlineBinary() +
                  "' " + args);
   }
   fs::path root_;

@@ -10,6 +10,7 @@
 // "Not answered yet" is shown by order, never by time: the sidecar answers a connection's
 // messages in order, so a ping's reply arriving first proves no answer was sent before it.
 #include "tests/lsp/ide/ide_test_util.h"
+#include "tests/lsp/support/hashline_binary.h"
 #include "tests/lsp/support/piped_process.h"
 
 #include <optional>
@@ -52,7 +53,7 @@ json openDiffArguments(const fs::path& file, const std::string& contents, const 
 // `hashline ARGS... --json` run in `cwd` as an agent does (it reaches the live sidecar of the
 // workspace through its discovery record): its stdout, parsed.
 json cliJson(const fs::path& cwd, std::vector<std::string> args) {
-  args.insert(args.begin(), HASHLINE_BINARY);
+  args.insert(args.begin(), hashlineBinary());
   args.push_back("--json");
   PipedProcess cli(args, cwd.string());
   cli.closeInput();

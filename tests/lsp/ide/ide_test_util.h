@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <optional>
 #include <string>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -77,8 +78,9 @@ inline void failReadsAfterAMinute(tcp::socket& socket) {
   ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
 }
 
-// Bytes sent as they are: the HTTP status the server answered with (0: none, closed).
-inline int rawReplyStatus(int port, const std::string& bytes) {
+// Bytes sent as they are: the server's HTTP answer, or nothing if it closed without one.
+inline std::optional<http::response<http::string_body>> rawReply(int port,
+                                                                 const std::string& bytes) {
   asio::io_context io;
   tcp::socket socket(io);
   socket.connect(
@@ -89,7 +91,14 @@ inline int rawReplyStatus(int port, const std::string& bytes) {
   http::response<http::string_body> response;
   beast::error_code error;
   http::read(socket, buffer, response, error);
-  return error ? 0 : response.result_int();
+  if (error) return std::nullopt;
+  return response;
+}
+
+// The HTTP status of rawReply (0: none, closed).
+inline int rawReplyStatus(int port, const std::string& bytes) {
+  auto reply = rawReply(port, bytes);
+  return reply ? reply->result_int() : 0;
 }
 
 // A WebSocket client of the IDE server, as Claude Code connects.

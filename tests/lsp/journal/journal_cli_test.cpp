@@ -3,6 +3,7 @@
 // survives between runs), exit codes and CONFLICT; and crash safety: a CLI edit SIGKILLed at
 // random points while appending leaves a journal every later run can read.
 #include "tests/lsp/journal/journal_test_util.h"
+#include "tests/lsp/support/hashline_binary.h"
 #include "tests/lsp/support/lsp_client.h"
 
 #include <csignal>
@@ -128,7 +129,7 @@ TEST_F(JournalCliTest, KilledWhileAppendingLeavesAReadableJournal) {
       if (::chdir(workspace_.path().c_str()) != 0) ::_exit(127);
       std::freopen("/dev/null", "w", stdout);
       std::freopen("/dev/null", "w", stderr);
-      std::string binary = HASHLINE_BINARY;
+      std::string binary = hashline::test::hashlineBinary();
       std::vector<std::string> args = {binary,  "replace", "a.txt",     "--old", line,
                                        "--new", "X\n",     "--session", "agent"};
       std::vector<char*> argv;

@@ -4,6 +4,7 @@
 // turn "latest", 2.0 and "1x" once reverted every op of the session; dry_run "yes" crashed with
 // bad_function_call. Each is refused as invalid params naming the field, and the journal and the
 // files are byte-identical afterwards.
+#include "tests/lsp/support/hashline_binary.h"
 #include "tests/lsp/support/service_fixture.h"
 
 #include <cstdio>
@@ -51,7 +52,7 @@ protected:
     std::FILE* file = std::fopen(input_path.c_str(), "w");
     std::fwrite(input.data(), 1, input.size(), file);
     std::fclose(file);
-    std::string command = "cd '" + root_.string() + "' && " + HASHLINE_BINARY + " " + arguments +
+    std::string command = "cd '" + root_.string() + "' && " + hashlineBinary() + " " + arguments +
                           " < '" + input_path + "' 2>&1";
     std::FILE* pipe = ::popen(command.c_str(), "r");
     char buffer[4096];

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lsp/service/hashline_service.h"
+#include "tests/lsp/support/hashline_binary.h"
 #include "tests/lsp/support/temp_dir.h"
 
 #include <cstdio>
@@ -110,7 +111,7 @@ inline CliRun runHashline(const std::string& cwd, const std::string& scratch,
     std::freopen(out_path.c_str(), "w", stdout);
     std::freopen(err_path.c_str(), "w", stderr);
     std::vector<char*> argv;
-    std::string binary = HASHLINE_BINARY;
+    std::string binary = hashline::test::hashlineBinary();
     argv.push_back(binary.data());
     for (std::string& arg : args)
       argv.push_back(arg.data());

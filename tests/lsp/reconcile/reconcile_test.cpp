@@ -6,6 +6,7 @@
 // change. Overlapping writes become conflicts that keep the user's text; the editor's own saves
 // are never journaled; a deleted file leaves the buffer alone; a burst of writes never applies
 // an empty intermediate state.
+#include "tests/lsp/support/hashline_binary.h"
 #include "tests/lsp/support/service_fixture.h"
 
 #include <chrono>
@@ -399,7 +400,7 @@ TEST_F(Reconcile, MalformedConflictMethodParamsAreInvalidParams) {
 /// Runs the CLI (it finds this sidecar through the fixture's runtime directory); stdout.
 std::string cli(const std::string& root, const std::string& arguments, int* status) {
   std::string command =
-      "cd '" + root + "' && " + std::string(HASHLINE_BINARY) + " " + arguments + " 2>&1";
+      "cd '" + root + "' && " + std::string(hashlineBinary()) + " " + arguments + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   std::string out;
   char buffer[4096];

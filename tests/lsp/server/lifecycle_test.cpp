@@ -1,5 +1,6 @@
 // Lifecycle of `hashline lsp` over real pipes: initialize, initialized, shutdown, exit, the
 // error codes around them, exit codes, and the command line (--help, --version, bad flags).
+#include "tests/lsp/support/hashline_binary.h"
 #include "tests/lsp/support/lsp_client.h"
 
 #include <cstdio>
@@ -177,7 +178,7 @@ struct CommandOutput {
 
 CommandOutput runBinary(const std::string& args) {
   CommandOutput result;
-  std::string command = std::string(HASHLINE_BINARY) + " " + args + " 2>&1 </dev/null";
+  std::string command = std::string(hashlineBinary()) + " " + args + " 2>&1 </dev/null";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return result;
   char buffer[4096];

@@ -1,7 +1,7 @@
 // LspClient: drives the real `hashline` binary over real pipes, for process-level tests.
 //
 // In the style of clangd's unittests/LSPClient, but out of process: the constructor spawns
-// `hashline lsp --log-level debug` (HASHLINE_BINARY) with its stdin/stdout on pipes and its
+// `hashline lsp --log-level debug` (hashlineBinary()) with its stdin/stdout on pipes and its
 // stderr (the log) in a temp file (PipedProcess). A reader thread parses every frame the server
 // writes and files it as a response (by id), a notification, or a server→client request (e.g.
 // workspace/applyEdit, which a test answers with `respond`). Every wait has a generous timeout
@@ -20,6 +20,7 @@
 // server died. Threading: the test thread sends and waits; only the reader thread reads.
 #pragma once
 
+#include "tests/lsp/support/hashline_binary.h"
 #include "tests/lsp/support/piped_process.h"
 
 #include <chrono>
@@ -40,7 +41,7 @@ namespace hashline::test {
 struct LspClientOptions {
   /// Arguments after the binary path.
   std::vector<std::string> args = {"lsp", "--log-level", "debug"};
-  std::string binary = HASHLINE_BINARY;
+  std::string binary = hashlineBinary();
   /// Upper bound for any single wait; generous on purpose (slow CI, sanitizers).
   std::chrono::milliseconds timeout{30000};
 };

@@ -1,6 +1,7 @@
 // Spawning, waiting for and killing the real `hashline` binary; see cli_process.h.
 #include "tests/lsp/torture/cli_process.h"
 
+#include "tests/lsp/support/hashline_binary.h"
 #include "tests/lsp/torture/write_detector.h"
 
 #include <cerrno>
@@ -49,7 +50,7 @@ Child start(const std::vector<std::string>& args, const std::string& cwd) {
   child.out_fd = unlinkedTempFile();
   child.err_fd = unlinkedTempFile();
   int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  std::vector<std::string> argv_strings{HASHLINE_BINARY};
+  std::vector<std::string> argv_strings{hashlineBinary()};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& arg : argv_strings)
