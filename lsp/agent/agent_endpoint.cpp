@@ -160,7 +160,7 @@ void AgentEndpoint::stop() {
     acceptor_.reset();
     ::unlink(socket_path_.c_str());
   }
-  agent::withdrawSidecar(discovery_file_);
+  if (!keep_record_) agent::withdrawSidecar(discovery_file_);
   discovery_file_.clear();
 }
 

@@ -45,8 +45,13 @@ public:
   Status listen(const std::vector<std::string>& roots);
   /// Rewrites the discovery file with new roots (workspace folders changed).
   void updateRoots(const std::vector<std::string>& roots);
-  /// Closes the socket and withdraws the discovery file (idempotent).
+  /// Closes the socket and withdraws the discovery file (idempotent), unless keepRecordAtStop.
   void stop();
+  /// The editor is restarting this sidecar (`hashline/restarting`): stop leaves the discovery
+  /// record, as a crash does, so agent calls until the new sidecar publishes its own are
+  /// SIDECAR_GONE instead of disk writes behind the open buffers; the new one sweeps it as
+  /// replaced (same editor).
+  void keepRecordAtStop() { keep_record_ = true; }
 
   const std::string& socketPath() const { return socket_path_; }
   const std::string& discoveryFile() const { return discovery_file_; }
@@ -66,6 +71,7 @@ private:
   std::string discovery_file_;
   std::string started_; // ISO-8601 UTC, set by listen
   std::int64_t editor_pid_ = 0;
+  bool keep_record_ = false;
   std::map<AgentConnection*, std::unique_ptr<AgentConnection>> connections_;
   std::shared_ptr<int> alive_ = std::make_shared<int>(0);
 };

@@ -4,6 +4,7 @@
 #include "lsp/agent/agent_endpoint.h"
 #include "lsp/cli/arguments.h"
 #include "lsp/server/lsp_server.h"
+#include "lsp/server/method_registry.h"
 #include "lsp/support/log.h"
 
 #include <boost/asio/signal_set.hpp>
@@ -89,6 +90,14 @@ void registerAgentEndpoint(LspServer& server, AgentService& service) {
     }
     exitCleanup().socket_path = endpoint->socketPath();
     exitCleanup().discovery_file = endpoint->discoveryFile();
+  });
+  // The editor stops this sidecar only to start another (VS Code's Restart Server, a settings
+  // change): the record stays at exit, and the gap is SIDECAR_GONE rather than disk mode.
+  server.methods().addNotification("hashline/restarting", [endpoint](const nlohmann::json&) {
+    log::info("the editor restarts this sidecar: its discovery record stays until the next one "
+              "replaces it");
+    endpoint->keepRecordAtStop();
+    exitCleanup().discovery_file.clear();
   });
   // Folders added later are served too: CLIs find this sidecar through the discovery file.
   server.onRootsChanged(

@@ -8,7 +8,9 @@
 // service confines disk work to them too; workspace folder changes are not followed yet). The
 // socket shares `service` with the LSP commands, so an agent's reads through the socket and its
 // edits are one session state. SIGTERM and SIGINT withdraw the discovery file and socket and stop
-// the server; a normal exit withdraws them too (a static guard that only unlinks files).
+// the server; a normal exit withdraws them too (a static guard that only unlinks files) — except
+// the discovery record after `hashline/restarting` (the editor stops this sidecar to start
+// another), which stays like a crash's so that the gap is SIDECAR_GONE, never disk mode.
 // HASHLINE_AGENT_MAX_MESSAGE_BYTES caps one socket message (default 16M).
 //
 // Threading: everything on the server's io_context.

@@ -76,6 +76,15 @@ export class HashlineServer implements vscode.Disposable {
   }
 
   async restart(): Promise<LanguageClient> {
+    // The old sidecar keeps its discovery record through the gap (as after a crash), so an agent
+    // call before the new one is up is SIDECAR_GONE, never a disk write behind the open buffers;
+    // the new sidecar replaces the record. Awaited: it must reach the server before `shutdown`.
+    const client = this.client;
+    if (client && client.state === State.Running) {
+      await client.sendNotification('hashline/restarting', {}).catch((e) => {
+        this.log.appendLine(`[hashline] sending hashline/restarting failed: ${errorText(e)}`);
+      });
+    }
     await this.stop();
     this.crashRestart.reset();
     return this.start();

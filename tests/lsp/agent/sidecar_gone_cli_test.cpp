@@ -3,8 +3,10 @@
 // real `hashline lsp` killed with SIGKILL under a scripted editor holding unsaved text. Every
 // edit form is refused with SIDECAR_GONE (exit 1, the code first on stderr, the file's bytes
 // unchanged), reads come from the disk with a warning, `--disk` writes on purpose, and a clean
-// shutdown (or the editor's exit) means plain disk mode again. After a restart, anchors from the
-// dead sidecar get NOT_OBSERVED with fresh anchors, and those work at once.
+// shutdown (or the editor's exit) means plain disk mode again, but a stop the editor announced as
+// a restart (`hashline/restarting`) keeps the record until the new sidecar replaces it. After a
+// restart, anchors from the dead sidecar get NOT_OBSERVED with fresh anchors, and those work at
+// once.
 #include "agent_test_util.h"
 #include "scripted_editor.h"
 
@@ -256,6 +258,41 @@ TEST(SidecarGoneCli, CleanShutdownMeansDiskMode) {
   EXPECT_EQ(edit.err, "");
   EXPECT_NE(edit.out.find("(disk)"), std::string::npos) << edit.out;
   EXPECT_EQ(sandbox.read("a.txt"), "one\nTWO\nthree\n");
+}
+
+TEST(SidecarGoneCli, RestartAskedByTheEditorIsSidecarGoneUntilTheNewSidecar) {
+  AgentSandbox sandbox;
+  sandbox.write("a.txt", kText);
+  // VS Code's Restart Server: the old sidecar hears `hashline/restarting`, then shutdown/exit.
+  auto first = std::make_unique<ScriptedEditor>(sandbox);
+  const std::string first_record =
+      sandbox.runtime() + "/sidecar-" + std::to_string(first->sidecar_pid) + ".json";
+  ASSERT_TRUE(exists(first_record));
+  first->client.notify("hashline/restarting");
+  EXPECT_EQ(first->client.shutdownAndExit(), 0);
+  EXPECT_NE(first->client.log().find("its discovery record stays"), std::string::npos);
+  first.reset();
+  EXPECT_TRUE(exists(first_record)) << "kept through the gap";
+  CliRun edit =
+      runHashline({"replace", "a.txt", "--old", "two", "--new", "TWO"}, sandbox.workspace());
+  EXPECT_EQ(edit.exit_code, 1) << edit.out;
+  EXPECT_TRUE(startsWith(edit.err, "SIDECAR_GONE: ")) << edit.err;
+  EXPECT_EQ(sandbox.read("a.txt"), kText) << "nothing written behind the open buffer";
+
+  // The new sidecar of the same editor takes over; the old record is swept as replaced.
+  ScriptedEditor second(sandbox);
+  CliRun read = runHashline({"read", "a.txt"}, sandbox.workspace());
+  EXPECT_EQ(read.err, "") << "the new sidecar answers";
+  EXPECT_NE(read.out.find("two (unsaved)"), std::string::npos) << read.out;
+  BackgroundCli retry({"replace", "a.txt", "--old", "two (unsaved)", "--new", "TWO"},
+                      sandbox.workspace());
+  EXPECT_EQ(second.applyNextEdit(), "one\nTWO\nthree\n");
+  CliRun applied = retry.wait();
+  EXPECT_EQ(applied.exit_code, 0) << applied.err;
+  EXPECT_EQ(applied.err, "");
+  EXPECT_FALSE(exists(first_record)) << "swept once the new sidecar published";
+  EXPECT_EQ(sandbox.read("a.txt"), kText);
+  EXPECT_EQ(second.client.shutdownAndExit(), 0);
 }
 
 } // namespace

@@ -9,9 +9,11 @@
 // bar item naming it) and the status item says it restarted once. Four more kills within the
 // minute: the 5th makes it give up (an error naming "hashline: Restart Server", the status item
 // "stopped: 5 crashes within 60 s"); that command brings it back with both documents mirrored.
+// Then Restart Server on the running sidecar under an agent's read/edit loop: no call reaches
+// the disk in the gap between the two sidecars.
 import fs from 'node:fs';
 import path from 'node:path';
-import { linesOf, parseRows, poll, runCli } from './harness.mjs';
+import { linesOf, parseRows, poll, runCli, runCliAsync } from './harness.mjs';
 
 const second = 'restart.txt';
 const secondText = Array.from({ length: 12 }, (_, i) => `second ${String(i + 1).padStart(2, '0')}`).join('\n') + '\n';
@@ -129,4 +131,38 @@ export async function partRestart(page, { L, hooks, ws, bin, env, focusEditor, t
   L.check('restart: "hashline: Restart Server" starts it again: both documents mirrored, the status item mirroring',
     again && m2 && st2.running && st2.statusItem.startsWith('mirroring') && !st2.gaveUp,
     { documents: again?.documents?.map((d) => d.uri), statusItem: st2.statusItem });
+  if (again && m2) await restartUnderAgentCalls({ L, hooks, cli, bin, env, ws, file, pid: again.pid });
+}
+
+// "hashline: Restart Server" on a running sidecar while an agent reads and edits restart.txt in a
+// loop: the old sidecar keeps its discovery record through the gap (`hashline/restarting`), so
+// every call is answered by a sidecar or refused SIDECAR_GONE; none works on the disk behind the
+// open, modified buffer (before, a call in the gap found no record and wrote the file).
+async function restartUnderAgentCalls({ L, hooks, cli, bin, env, ws, file, pid }) {
+  const diskBefore = fs.readFileSync(file, 'utf8');
+  let restarted = false;
+  const restart = hooks.call('command', { command: 'hashline.restartServer' }, 60000)
+    .then(() => { restarted = true; }, (e) => { restarted = true; return e; });
+  const outcomes = { buffer: 0, SIDECAR_GONE: 0, otherRefusal: 0, disk: 0 };
+  const samples = [];
+  let [from, to] = ['second 10', 'second 10 (agent)'];
+  let after = 0;
+  const end = Date.now() + 60000;
+  while (after < 3 && Date.now() < end) {
+    if (restarted) after++;
+    const read = await runCliAsync(bin, ['read', second, '--session', 'restart-loop'], env, 30000, ws);
+    const edit = await runCliAsync(bin, ['replace', second, '--session', 'restart-loop', '--old', from, '--new', to], env, 30000, ws);
+    const said = `${read.stderr}${edit.stdout}${edit.stderr}`;
+    if (said.includes('(disk)')) outcomes.disk++;
+    else if (edit.status === 0 && edit.stdout.includes('(buffer)')) { outcomes.buffer++; [from, to] = [to, from]; }
+    else if (edit.stderr.startsWith('SIDECAR_GONE: ')) outcomes.SIDECAR_GONE++;
+    else outcomes.otherRefusal++;
+    if (samples.length < 8 && !(edit.status === 0)) samples.push(said.slice(0, 160));
+  }
+  const failure = await restart;
+  const s = cli(['status', '--json']).json;
+  L.check('restart: "hashline: Restart Server" under an agent\'s read/edit loop: every call answered by a sidecar or refused SIDECAR_GONE, none on the disk; the new sidecar serves',
+    !(failure instanceof Error) && outcomes.disk === 0 && fs.readFileSync(file, 'utf8') === diskBefore &&
+      s && s.pid !== pid && outcomes.buffer > 0,
+    { outcomes, samples, newPid: s?.pid, oldPid: pid, failure: failure && String(failure) });
 }
