@@ -9,8 +9,8 @@
 // bar item naming it) and the status item says it restarted once. Four more kills within the
 // minute: the 5th makes it give up (an error naming "hashline: Restart Server", the status item
 // "stopped: 5 crashes within 60 s"); that command brings it back with both documents mirrored.
-// Then Restart Server on the running sidecar under an agent's read/edit loop: no call reaches
-// the disk in the gap between the two sidecars.
+// Then Restart Server on the running sidecar (started through a wrapper that waits 1.5 s) under an
+// agent's read/edit loop: no call reaches the disk in the gap between the two sidecars.
 import fs from 'node:fs';
 import path from 'node:path';
 import { linesOf, parseRows, poll, runCli, runCliAsync } from './harness.mjs';
@@ -137,32 +137,59 @@ export async function partRestart(page, { L, hooks, ws, bin, env, focusEditor, t
 // "hashline: Restart Server" on a running sidecar while an agent reads and edits restart.txt in a
 // loop: the old sidecar keeps its discovery record through the gap (`hashline/restarting`), so
 // every call is answered by a sidecar or refused SIDECAR_GONE; none works on the disk behind the
-// open, modified buffer (before, a call in the gap found no record and wrote the file).
+// open, modified buffer (before, a call in the gap found no record: the read got the disk's text
+// without the typing, the edit wrote the file). The gap is made wide enough to sample (hashline.path
+// is a wrapper that waits 1.5 s before it starts the sidecar); an attempt that saw no call in it is
+// repeated (up to 3), so the check is never passed by a loop that missed the gap.
 async function restartUnderAgentCalls({ L, hooks, cli, bin, env, ws, file, pid }) {
+  const machineSettings = path.join(path.dirname(ws), 'user', 'Machine', 'settings.json');
+  const slow = path.join(path.dirname(ws), 'slow-hashline');
+  fs.writeFileSync(slow, `#!/bin/sh\nsleep 1.5\nexec '${bin}' "$@"\n`, { mode: 0o755 });
+  const usePath = async (binary, previousPid) => {
+    fs.writeFileSync(machineSettings, JSON.stringify({ 'hashline.path': binary }, null, 2) + '\n');
+    return poll(async () => {
+      const s = cli(['status', '--json']).json;
+      return s && s.pid !== previousPid && s.documents?.length >= 2 ? s : null;
+    }, { limitMs: 30000, everyMs: 200 });
+  };
+  const slowStarted = await usePath(slow, pid);
+  if (!L.check('restart: a settings change (hashline.path) restarts the sidecar', slowStarted, 'no new sidecar')) return;
+
   const diskBefore = fs.readFileSync(file, 'utf8');
-  let restarted = false;
-  const restart = hooks.call('command', { command: 'hashline.restartServer' }, 60000)
-    .then(() => { restarted = true; }, (e) => { restarted = true; return e; });
-  const outcomes = { buffer: 0, SIDECAR_GONE: 0, otherRefusal: 0, disk: 0 };
+  const outcomes = { buffer: 0, SIDECAR_GONE: 0, otherRefusal: 0, disk: 0, diskRead: 0 };
   const samples = [];
   let [from, to] = ['second 10', 'second 10 (agent)'];
-  let after = 0;
-  const end = Date.now() + 60000;
-  while (after < 3 && Date.now() < end) {
-    if (restarted) after++;
-    const read = await runCliAsync(bin, ['read', second, '--session', 'restart-loop'], env, 30000, ws);
-    const edit = await runCliAsync(bin, ['replace', second, '--session', 'restart-loop', '--old', from, '--new', to], env, 30000, ws);
-    const said = `${read.stderr}${edit.stdout}${edit.stderr}`;
-    if (said.includes('(disk)')) outcomes.disk++;
-    else if (edit.status === 0 && edit.stdout.includes('(buffer)')) { outcomes.buffer++; [from, to] = [to, from]; }
-    else if (edit.stderr.startsWith('SIDECAR_GONE: ')) outcomes.SIDECAR_GONE++;
-    else outcomes.otherRefusal++;
-    if (samples.length < 8 && !(edit.status === 0)) samples.push(said.slice(0, 160));
+  let failure;
+  let oldPid = slowStarted.pid;
+  let newPid;
+  for (let attempt = 1; attempt <= 3 && outcomes.SIDECAR_GONE === 0 && !failure; attempt++) {
+    let restarted = false;
+    const restart = hooks.call('command', { command: 'hashline.restartServer' }, 60000)
+      .then(() => { restarted = true; }, (e) => { restarted = true; failure = e; });
+    let after = 0;
+    const end = Date.now() + 60000;
+    while (after < 3 && Date.now() < end) {
+      if (restarted) after++;
+      const read = await runCliAsync(bin, ['read', second, '--session', 'restart-loop'], env, 30000, ws);
+      const edit = await runCliAsync(bin, ['replace', second, '--session', 'restart-loop', '--old', from, '--new', to], env, 30000, ws);
+      const gone = (text) => text.includes('SIDECAR_GONE: ');
+      if (gone(read.stderr)) outcomes.SIDECAR_GONE++;
+      else if (read.status === 0 && !read.stdout.includes('(typed before the crash)')) outcomes.diskRead++;
+      if (`${edit.stdout}${edit.stderr}`.includes('(disk)')) outcomes.disk++;
+      else if (edit.status === 0 && edit.stdout.includes('(buffer)')) { outcomes.buffer++; [from, to] = [to, from]; }
+      else if (gone(edit.stderr)) outcomes.SIDECAR_GONE++;
+      else outcomes.otherRefusal++;
+      if (samples.length < 6 && (edit.status !== 0 || gone(read.stderr)))
+        samples.push(`${read.stderr}${edit.stdout}${edit.stderr}`.slice(0, 160));
+    }
+    await restart;
+    newPid = cli(['status', '--json']).json?.pid;
+    if (newPid === oldPid) break;
+    oldPid = newPid;
   }
-  const failure = await restart;
-  const s = cli(['status', '--json']).json;
-  L.check('restart: "hashline: Restart Server" under an agent\'s read/edit loop: every call answered by a sidecar or refused SIDECAR_GONE, none on the disk; the new sidecar serves',
-    !(failure instanceof Error) && outcomes.disk === 0 && fs.readFileSync(file, 'utf8') === diskBefore &&
-      s && s.pid !== pid && outcomes.buffer > 0,
-    { outcomes, samples, newPid: s?.pid, oldPid: pid, failure: failure && String(failure) });
+  L.check('restart: "hashline: Restart Server" under an agent\'s read/edit loop: calls in the gap are SIDECAR_GONE, every other one answered by a sidecar, none on the disk',
+    !failure && outcomes.SIDECAR_GONE > 0 && outcomes.disk === 0 && outcomes.diskRead === 0 &&
+      fs.readFileSync(file, 'utf8') === diskBefore && newPid && newPid !== slowStarted.pid && outcomes.buffer > 0,
+    { outcomes, samples, newPid, oldPid: slowStarted.pid, failure: failure && String(failure) });
+  await usePath(bin, newPid);
 }
