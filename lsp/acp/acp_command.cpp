@@ -128,7 +128,7 @@ int runAcpCommand(std::vector<std::string> raw) {
   proxy.workspace = real ? *real : workspace;
   if (!agent.empty()) proxy.agent_name = agent;
   proxy.hashline_binary = acp::currentExecutablePath();
-  proxy.new_session_prefix = "acp-" + std::to_string(::getpid());
+  proxy.new_session_prefix = "acp-" + std::to_string(platform::currentProcessId());
 
   platform::ignoreBrokenPipe(); // a vanished reader is a write error, not a kill
   std::string error;

@@ -4,6 +4,7 @@
 #include "lsp/agent/discovery.h"
 #include "lsp/disk/state_dir.h"
 #include "lsp/platform/peer_credentials.h"
+#include "lsp/platform/process.h"
 #include "lsp/rpc/json_rpc.h"
 #include "lsp/support/log.h"
 #include "lsp/transport/stream_transport.h"
@@ -100,7 +101,7 @@ AgentEndpoint::~AgentEndpoint() {
 Status AgentEndpoint::listen(const std::vector<std::string>& roots) {
   auto dir = disk::runtimeDirectory();
   if (!dir) return dir.error();
-  socket_path_ = *dir + "/sidecar-" + std::to_string(::getpid()) + ".sock";
+  socket_path_ = *dir + "/sidecar-" + std::to_string(platform::currentProcessId()) + ".sock";
   ::unlink(socket_path_.c_str()); // a leftover of a dead process with our pid
   boost::system::error_code error;
   acceptor_ = std::make_unique<stream_protocol::acceptor>(io_);
@@ -133,7 +134,7 @@ Status AgentEndpoint::listen(const std::vector<std::string>& roots) {
 void AgentEndpoint::updateRoots(const std::vector<std::string>& roots) {
   if (!acceptor_) return;
   agent::SidecarInfo info;
-  info.pid = ::getpid();
+  info.pid = platform::currentProcessId();
   for (const auto& root : roots) {
     char resolved[PATH_MAX];
     info.roots.push_back(::realpath(root.c_str(), resolved) ? std::string(resolved) : root);

@@ -3,6 +3,7 @@
 
 #include "lsp/agent/agent_endpoint.h"
 #include "lsp/cli/arguments.h"
+#include "lsp/platform/process.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/server/method_registry.h"
 #include "lsp/support/log.h"
@@ -81,8 +82,9 @@ void registerAgentEndpoint(LspServer& server, AgentService& service) {
       return;
     }
     // The editor: what initialize names, else whoever started this process.
-    endpoint->setEditorProcess(params.processId && *params.processId > 0 ? *params.processId
-                                                                         : ::getppid());
+    endpoint->setEditorProcess(params.processId && *params.processId > 0
+                                   ? *params.processId
+                                   : platform::parentProcessId());
     Status listening = endpoint->listen(server.workspaceRoots());
     if (!listening) {
       log::error("agent socket unavailable: ", listening.error().message);

@@ -112,8 +112,8 @@ int runLspCommand(std::vector<std::string> raw) {
   // The protocol owns the (duplicated) stdout now; stray writes to fd 1 go to stderr instead.
   ::dup2(STDERR_FILENO, STDOUT_FILENO);
 
-  log::info("hashline ", programVersion(), " serving LSP on stdio (pid ", ::getpid(),
-            ", message cap ", limits.max_body_bytes, " bytes)");
+  log::info("hashline ", programVersion(), " serving LSP on stdio (pid ",
+            platform::currentProcessId(), ", message cap ", limits.max_body_bytes, " bytes)");
   lsp::LspServer server(io, std::move(transport), options);
   lsp::registerAllFeatures(server);
   return server.run();

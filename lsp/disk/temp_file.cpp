@@ -7,6 +7,7 @@
 #include "lsp/disk/dir_entries.h"
 #include "lsp/disk/disk_file.h"
 #include "lsp/platform/atomic_files.h"
+#include "lsp/platform/process.h"
 #include "lsp/platform/secure_random.h"
 
 #include <atomic>
@@ -32,7 +33,7 @@ std::string randomHex() {
   if (!platform::fillSecureRandomNonBlocking(&value, sizeof value)) {
     value =
         static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-        (static_cast<std::uint64_t>(::getpid()) << 32);
+        (static_cast<std::uint64_t>(platform::currentProcessId()) << 32);
   }
   value ^= counter.fetch_add(0x9e3779b97f4a7c15ull);
   return hex64(value);

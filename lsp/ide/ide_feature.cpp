@@ -8,6 +8,7 @@
 #include "lsp/ide/ide_open_diff.h"
 #include "lsp/ide/ide_protocol.h"
 #include "lsp/ide/ide_server.h"
+#include "lsp/platform/process.h"
 #include "lsp/server/lsp_server.h"
 #include "lsp/service/hashline_service.h"
 #include "lsp/support/log.h"
@@ -119,7 +120,7 @@ void registerClaudeIde(LspServer& server, HashlineService& service) {
     ide.server = std::make_unique<IdeServer>(server.io(), *ide.protocol, token, maxMessageBytes());
     Result<int> port = ide.server->listen();
     if (!port) return log::error("claude ide: ", port.error().message);
-    ide.lock = {*port, static_cast<std::int64_t>(::getpid()), server.workspaceRoots(), token};
+    ide.lock = {*port, platform::currentProcessId(), server.workspaceRoots(), token};
     ide.publish();
     log::info("claude ide: listening on 127.0.0.1:", *port, ", lock file ", lockFileCleanup().path);
     ide.protocol->onClientsChanged([&server] { server.notify("hashline/claudeIde", ide.state()); });

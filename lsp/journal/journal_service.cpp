@@ -12,6 +12,7 @@
 #include "lsp/disk/state_dir.h"
 #include "lsp/journal/journal_json.h"
 #include "lsp/journal/journal_revert.h"
+#include "lsp/platform/process.h"
 #include "lsp/platform/secure_random.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/service/hashline_service.h"
@@ -21,7 +22,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <unistd.h>
 
 namespace hashline::lsp {
 
@@ -38,7 +38,8 @@ std::int64_t nowMs() {
 
 /// This process as buffer intents name their writer.
 const ProcessIdentity& ownProcess() {
-  static const ProcessIdentity self{::getpid(), agent::processStartTime(::getpid())};
+  static const ProcessIdentity self{platform::currentProcessId(),
+                                    agent::processStartTime(platform::currentProcessId())};
   return self;
 }
 
@@ -56,7 +57,8 @@ std::string newIntentId() {
       std::snprintf(text + 2 * i, 3, "%02x", bytes[i]);
     return text;
   }
-  std::snprintf(text, sizeof text, "%lld-%lld-%u", static_cast<long long>(::getpid()),
+  std::snprintf(text, sizeof text, "%lld-%lld-%u",
+                static_cast<long long>(platform::currentProcessId()),
                 static_cast<long long>(nowMs()), counter.fetch_add(1));
   return text;
 }

@@ -1,5 +1,5 @@
-// processAlive, processStatus, ignoreBrokenPipe and onTerminationRequest with kill(2), /proc,
-// signal(3) and sigaction(2).
+// currentProcessId, parentProcessId, processAlive, processStatus, ignoreBrokenPipe and
+// onTerminationRequest with getpid(2), getppid(2), kill(2), /proc, signal(3) and sigaction(2).
 #include "lsp/platform/process.h"
 
 #include <cerrno>
@@ -12,6 +12,14 @@
 #include <unistd.h>
 
 namespace hashline::platform {
+
+std::int64_t currentProcessId() {
+  return static_cast<std::int64_t>(::getpid());
+}
+
+std::int64_t parentProcessId() {
+  return static_cast<std::int64_t>(::getppid());
+}
 
 bool processAlive(std::int64_t pid) {
   if (pid <= 0) return false;

@@ -1,9 +1,10 @@
-// Processes and signals: whether a process still runs (the editor that started us, a sidecar
-// named in a discovery file, a Claude Code lock file's owner), when it started and whether it is
-// a zombie (so a discovery record can tell its process from a reused pid), and SIGPIPE turned
-// into write errors, and a handler for the signals that ask it to end. kill(pid, 0), /proc/PID/stat
-// (Linux; elsewhere unknown) and signal() on POSIX; Windows seam: OpenProcess + GetExitCodeProcess
-// / GetProcessTimes, and no SIGPIPE at all.
+// Processes and signals: this process's id and its parent's; whether a process still runs (the
+// editor that started us, a sidecar named in a discovery file, a Claude Code lock file's owner),
+// when it started and whether it is a zombie (so a discovery record can tell its process from a
+// reused pid); SIGPIPE turned into write errors; a handler for the signals that ask it to end.
+// getpid/getppid, kill(pid, 0), /proc/PID/stat (Linux; elsewhere unknown) and signal() on POSIX;
+// Windows seam: GetCurrentProcessId, OpenProcess + GetExitCodeProcess / GetProcessTimes, and no
+// SIGPIPE at all.
 #pragma once
 
 #include "lsp/platform/native_handle.h"
@@ -13,6 +14,11 @@
 
 namespace hashline::platform {
 
+/// This process's id (getpid; Windows seam: GetCurrentProcessId).
+std::int64_t currentProcessId();
+/// The process that started this one (getppid; Windows seam: the parent's id from a process
+/// snapshot, CreateToolhelp32Snapshot).
+std::int64_t parentProcessId();
 /// True while process `pid` exists (also when it belongs to another user); false for pid ≤ 0.
 bool processAlive(std::int64_t pid);
 struct ProcessStatus {

@@ -1,11 +1,12 @@
 // The open conflicts of a workspace on disk; see conflict_store.h.
 #include "lsp/reconcile/conflict_store.h"
 
+#include "lsp/platform/process.h"
+
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 namespace hashline::lsp {
 
@@ -50,7 +51,7 @@ bool saveConflicts(const std::string& path, const std::vector<const OpenConflict
                     {"ours", conflict->ours},
                     {"theirs", conflict->theirs},
                     {"version", conflict->version}});
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
+  const std::string temp = path + ".tmp." + std::to_string(platform::currentProcessId());
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     out << list.dump();

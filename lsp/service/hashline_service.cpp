@@ -10,6 +10,7 @@
 #include "lsp/context/search_service.h"
 #include "lsp/context/symbols_service.h"
 #include "lsp/journal/journal_service.h"
+#include "lsp/platform/process.h"
 #include "lsp/protocol/error_json.h"
 #include "lsp/reconcile/reconciler.h"
 #include "lsp/server/lsp_server.h"
@@ -22,7 +23,6 @@
 
 #include <algorithm>
 #include <set>
-#include <unistd.h>
 
 namespace hashline::lsp {
 
@@ -42,7 +42,7 @@ std::unique_ptr<HashlineService> HashlineService::forEditor(LspServer& server,
   };
   link.editor_process = [&server]() -> std::int64_t {
     const std::optional<std::int64_t>& pid = server.clientParams().processId;
-    return pid && *pid > 0 ? *pid : static_cast<std::int64_t>(::getppid());
+    return pid && *pid > 0 ? *pid : platform::parentProcessId();
   };
   link.confirm_default = [&server]() -> std::optional<bool> {
     const json& options = server.clientParams().initializationOptions;
@@ -323,7 +323,7 @@ void HashlineService::status(const StatusRequest& request, ServiceCallback done)
   }
   json result = {{"status", "ok"},
                  {"mode", editor_ ? "editor" : "disk"},
-                 {"pid", ::getpid()},
+                 {"pid", platform::currentProcessId()},
                  {"version", std::string(programVersion())},
                  {"workspaceRoots", disk_.roots()},
                  {"documents", std::move(documents)},
