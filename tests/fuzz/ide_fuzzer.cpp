@@ -74,19 +74,30 @@ HASHLINE_FUZZ_TARGET(ide) {
   Harness& h = harness();
   const std::string sent(reinterpret_cast<const char*>(data), size);
   tcp::socket client(h.io);
-  client.connect(
-      tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(h.port)));
   std::string answer;
   bool ended = false;
-  asio::async_write(client, asio::buffer(sent), [&](boost::system::error_code, std::size_t) {
-    boost::system::error_code ignored;
-    client.shutdown(tcp::socket::shutdown_send, ignored);
-  });
-  asio::async_read(client, asio::dynamic_buffer(answer),
-                   [&](boost::system::error_code, std::size_t) { ended = true; });
+  boost::system::error_code connect_error;
+  // Asynchronous like the rest: libFuzzer's -timeout ticks SIGALRM, and a blocking connect it
+  // interrupts fails with EINTR (CI's fuzz step once died of that, not of the server).
+  client.async_connect(
+      tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(h.port)),
+      [&](boost::system::error_code error) {
+        connect_error = error;
+        if (error) {
+          ended = true;
+          return;
+        }
+        asio::async_write(client, asio::buffer(sent), [&](boost::system::error_code, std::size_t) {
+          boost::system::error_code ignored;
+          client.shutdown(tcp::socket::shutdown_send, ignored);
+        });
+        asio::async_read(client, asio::dynamic_buffer(answer),
+                         [&](boost::system::error_code, std::size_t) { ended = true; });
+      });
   h.io.restart();
   while (!ended && h.io.run_one() > 0) {
   }
+  FUZZ_CHECK(!connect_error, "connect to the IDE server: " + connect_error.message());
   FUZZ_CHECK(ended, "the server never closed the connection");
   boost::system::error_code ignored;
   client.close(ignored);
