@@ -52,6 +52,7 @@ public:
   /// SIDECAR_GONE instead of disk writes behind the open buffers; the new one sweeps it as
   /// replaced (same editor).
   void keepRecordAtStop() { keep_record_ = true; }
+  bool keepsRecordAtStop() const { return keep_record_; }
 
   const std::string& socketPath() const { return socket_path_; }
   const std::string& discoveryFile() const { return discovery_file_; }

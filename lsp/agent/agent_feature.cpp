@@ -21,14 +21,17 @@ namespace hashline::lsp {
 
 namespace {
 
-/// Unlinks the socket and discovery file at process exit, however `run()` ended. Touches no Asio
-/// object: the io_context is gone by then.
+/// Unlinks the socket and discovery file at process exit, however `run()` ended — the record
+/// only if the endpoint (immortal, so still there) does not keep it for a restart. Touches no
+/// Asio object: the io_context is gone by then.
 struct ExitCleanup {
   std::string socket_path;
   std::string discovery_file;
+  const AgentEndpoint* endpoint = nullptr;
   ~ExitCleanup() {
     if (!socket_path.empty()) ::unlink(socket_path.c_str());
-    if (!discovery_file.empty()) ::unlink(discovery_file.c_str());
+    if (!discovery_file.empty() && !(endpoint && endpoint->keepsRecordAtStop()))
+      ::unlink(discovery_file.c_str());
   }
 };
 
@@ -92,6 +95,7 @@ void registerAgentEndpoint(LspServer& server, AgentService& service) {
     }
     exitCleanup().socket_path = endpoint->socketPath();
     exitCleanup().discovery_file = endpoint->discoveryFile();
+    exitCleanup().endpoint = endpoint;
   });
   // The editor stops this sidecar only to start another (VS Code's Restart Server, a settings
   // change): the record stays at exit, and the gap is SIDECAR_GONE rather than disk mode.
@@ -99,7 +103,6 @@ void registerAgentEndpoint(LspServer& server, AgentService& service) {
     log::info("the editor restarts this sidecar: its discovery record stays until the next one "
               "replaces it");
     endpoint->keepRecordAtStop();
-    exitCleanup().discovery_file.clear();
   });
   // Folders added later are served too: CLIs find this sidecar through the discovery file.
   server.onRootsChanged(
